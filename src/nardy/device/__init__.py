@@ -1,0 +1,1 @@
+"""The hardware edges: the dice cup driver and its emulator, and frame sources."""

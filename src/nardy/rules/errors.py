@@ -1,0 +1,21 @@
+"""The few narrow errors the rules engine raises. All are ``ValueError``s."""
+
+
+class RulesError(ValueError):
+    """Base of every error the rules engine raises for bad input."""
+
+
+class InvalidPositionError(RulesError):
+    """A position that cannot arise in the variant (wrong checker count, two colours on a point…)."""
+
+
+class InvalidIdError(RulesError):
+    """A malformed Position ID, Match ID or XGID."""
+
+
+class IllegalTurnError(RulesError):
+    """A turn that is not legal for the position and roll."""
+
+
+class UnknownVariantError(RulesError):
+    """A variant name that is not in the registry."""

@@ -1,0 +1,1 @@
+"""Frames in, observations out: checkers, bar, trays, dice, cube, and whether a frame is usable."""

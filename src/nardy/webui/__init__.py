@@ -1,0 +1,1 @@
+"""The Flask dashboard: live table, club view, calibration wizard, history."""
