@@ -12,7 +12,7 @@ def test_every_command_module_has_the_command_contract():
 
 def test_unknown_command_is_a_usage_error_not_a_traceback():
     proc = subprocess.run(
-        [sys.executable, "-m", "nardy.cli.main", "no-such-command"],
+        [sys.executable, "-m", "nardy", "no-such-command"],
         capture_output=True,
         text=True,
     )

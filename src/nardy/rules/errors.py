@@ -6,7 +6,7 @@ class RulesError(ValueError):
 
 
 class InvalidPositionError(RulesError):
-    """A position that cannot arise in the variant (wrong checker count, two colours on a point…)."""
+    """A position that cannot arise in the variant (too many checkers, two colours on a point)."""
 
 
 class InvalidIdError(RulesError):

@@ -33,7 +33,7 @@ class Side(enum.IntEnum):
 
     @property
     def sign(self) -> int:
-        """+1 for light, -1 for dark: the sign of this side's checkers in :attr:`Position.points`."""
+        """+1 for light, -1 for dark: the sign of this side's checkers in ``Position.points``."""
         return 1 if self is Side.LIGHT else -1
 
     @classmethod
@@ -50,7 +50,7 @@ class Side(enum.IntEnum):
 class Numbering(enum.Enum):
     """How a side's own point numbers map onto light's numbering."""
 
-    #: Short nardy and backgammon: the sides move in opposite directions; dark's p is light's 25 - p.
+    #: Short nardy: the sides move in opposite directions; dark's p is light's 25 - p.
     OPPOSED = "opposed"
     #: Long nardy: both sides move the same way round; dark's p is light's p ± 12.
     SAME_WAY = "same_way"
