@@ -1,1 +1,38 @@
-"""The Flask dashboard: live table, club view, calibration wizard, history."""
+"""The Flask dashboard: live table, club view, calibration wizard, history.
+
+``create_app`` is the application factory (Flask tutorial style). Everything the app holds — the
+tables, the cameras, the record store — comes in through ``init_app``-style hooks, so tests hand
+it fakes and ``nardy serve`` hands it the real thing.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask import Flask
+
+from nardy.webui.hub import TableHub
+
+
+def create_app(config: dict[str, Any] | None = None, *, hub: TableHub | None = None) -> Flask:
+    app = Flask(__name__)
+    app.config.from_mapping(
+        SECRET_KEY=secrets.token_hex(32),
+        # How long a server-sent-events stream waits for a change before a keep-alive comment.
+        SSE_KEEPALIVE_S=15.0,
+        # Ends a stream after this long so that a test client or a forgotten tab lets go.
+        SSE_MAX_S=3600.0,
+    )
+    if config:
+        app.config.update(config)
+
+    (hub or TableHub()).init_app(app)
+
+    from nardy.webui import security
+    from nardy.webui.views import club, table
+
+    security.init_app(app)
+    app.register_blueprint(club.bp)
+    app.register_blueprint(table.bp)
+    return app

@@ -1,0 +1,84 @@
+"""A dashboard with fake tables, so the web layer is tested without a referee or devices."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from nardy.webui import create_app
+from nardy.webui.hub import ActionRefused, TableHub
+
+START = [-2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2]
+
+
+class FakeTable:
+    """A table that records the actions it is given and refuses what a referee would."""
+
+    def __init__(self, name: str = "Table 1") -> None:
+        self.name = name
+        self.actions: list[tuple[str, str, dict[str, Any]]] = []
+        self.flag: dict[str, Any] | None = None
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "variant": "backgammon",
+            "family": "short",
+            "players": {"light": "Anna", "dark": "Boris"},
+            "position": {"points": START, "bar": [0, 0], "off": [0, 0]},
+            "on_roll": "light",
+            "dice": {"values": [6, 4], "used": [False, False], "by": "light"},
+            "cube": {"value": 1, "owner": None},
+            "waiting_for": "move",
+            "turns": [{"side": "dark", "dice": [3, 1], "play": "8/5 6/5", "flags": []}],
+            "flag": self.flag,
+            "score": {"match_to": 5, "light": 1, "dark": 2, "crawford": False},
+            "devices": {"cup": "connected", "camera": "connected"},
+        }
+
+    def act(self, kind: str, by: str, params: dict[str, Any]) -> None:
+        if kind in ("accept", "replay") and self.flag is None:
+            raise ActionRefused("there is no flag to answer")
+        self.actions.append((kind, by, params))
+        if kind in ("accept", "replay"):
+            self.flag = None
+
+
+@pytest.fixture
+def hub() -> TableHub:
+    hub = TableHub()
+    hub.add("t1", FakeTable("Table 1"), pin="1234")
+    hub.add("t2", FakeTable("Table 2"), pin="5678")
+    return hub
+
+
+@pytest.fixture
+def app(hub: TableHub):
+    return create_app({"TESTING": True, "SSE_KEEPALIVE_S": 0.05, "SSE_MAX_S": 0.3}, hub=hub)
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def csrf_of():
+    """Opens a table's page as a browser would and returns the form token it carries."""
+
+    def read(client, table_id: str = "t1") -> str:
+        html = client.get(f"/table/{table_id}").get_data(as_text=True)
+        return re.search(r'name="csrf-token" content="([^"]+)"', html).group(1)
+
+    return read
+
+
+@pytest.fixture
+def unlocked(client, csrf_of):
+    """A client that has the page's token and has entered table t1's PIN; returns the token."""
+    token = csrf_of(client)
+    r = client.post("/table/t1/unlock", json={"pin": "1234"}, headers={"X-CSRF-Token": token})
+    assert r.status_code == 200
+    return token
