@@ -82,3 +82,51 @@ def unlocked(client, csrf_of):
     r = client.post("/table/t1/unlock", json={"pin": "1234"}, headers={"X-CSRF-Token": token})
     assert r.status_code == 200
     return token
+
+
+@pytest.fixture
+def live_server(app):
+    """The app served on a free loopback port in a thread; yields its base URL."""
+    import threading
+
+    from werkzeug.serving import make_server
+
+    app.config["SSE_MAX_S"] = 30.0
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(timeout=5)
+
+
+CHROMIUM = "/usr/bin/chromium"
+# As root with no display and no network beyond loopback, Chromium needs these.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium driven by Playwright (``scripts/test`` installs both)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    yield page
+    context.close()

@@ -213,7 +213,7 @@ def board_svg(
         light = pip_count(position, Side.LIGHT, numbering)
         dark = pip_count(position, Side.DARK, numbering)
         parts.append(
-            f'<text class="pips" x="{MARGIN}" y="{HEIGHT + 22}" font-size="18">'
+            f'<text class="pips" x="{MARGIN}" y="{HEIGHT + 22}" font-size="18" fill="currentColor">'
             f"pips: light {light} · dark {dark}</text>"
         )
     parts.append("</svg>")

@@ -1,0 +1,76 @@
+"""The dashboard in a real Chromium: live updates, buttons, the phone layout."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def test_a_turn_arrives_without_reloading(page, live_server, hub):
+    page.goto(f"{live_server}/table/t1")
+    page.evaluate("window.__sameDocument = true")
+    assert page.locator("#moves li").count() == 1
+
+    table = hub.get("t1").table
+    played = {"side": "light", "dice": [6, 4], "play": "24/14", "flags": []}
+    original = table.snapshot
+
+    def with_turn():
+        snap = original()
+        snap["turns"] = [*snap["turns"], played]
+        return snap
+
+    table.snapshot = with_turn
+    hub.get("t1").touch()
+    page.locator("#moves li").nth(1).wait_for(timeout=5000)
+    assert "24/14" in page.locator("#moves li").nth(1).inner_text()
+    assert page.evaluate("window.__sameDocument") is True  # no reload happened
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "table.png"))
+
+
+def test_accepting_a_flag_in_the_browser(page, live_server, hub):
+    table = hub.get("t1").table
+    table.flag = {
+        "reason": "6-4 can be played in full: 13/3 uses both dice",
+        "offender": "light",
+        "answer_by": "dark",
+        "nearest": ["13/3", "24/14"],
+    }
+    page.goto(f"{live_server}/table/t1")
+    assert page.locator("#flag").is_visible()
+    assert "13/3 uses both dice" in page.locator("#flag .reason").inner_text()
+    page.fill("#unlock input[name=pin]", "1234")
+    page.click("#unlock button")
+    page.locator("#unlock .msg", has_text="unlocked").wait_for(timeout=5000)
+    page.click("#flag button[data-action=accept]")
+    page.locator("#flag").wait_for(state="hidden", timeout=5000)
+    assert table.actions == [("accept", "dark", {})]
+
+
+def test_club_view_updates_live_and_marks_a_flag(page, live_server, hub):
+    page.goto(live_server + "/")
+    assert page.locator(".club-table").count() == 2
+    assert page.locator(".club-table.alert").count() == 0
+    hub.get("t2").table.flag = {"reason": "point 5 is held by two dark checkers"}
+    hub.get("t2").touch()
+    page.locator(".club-table.alert").wait_for(timeout=5000)
+    assert "point 5" in page.locator(".club-table.alert .status").inner_text()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "club.png"))
+
+
+def test_table_fits_a_phone_screen(browser, live_server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    page.goto(f"{live_server}/table/t1")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    board = page.locator("#board svg").bounding_box()
+    context.close()
+    assert width <= 390, "the page scrolls sideways on a phone"
+    assert board["width"] >= 330, "the board is too small to read on a phone"
