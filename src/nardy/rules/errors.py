@@ -19,3 +19,19 @@ class IllegalTurnError(RulesError):
 
 class UnknownVariantError(RulesError):
     """A variant name that is not in the registry."""
+
+
+class UndefinedRuleError(RulesError):
+    """A rule the sources name but never define (koks): the engine will not guess its score."""
+
+
+class ResignationError(RulesError):
+    """A resignation the variant cannot score (three points where there is no backgammon)."""
+
+
+class CubeError(RulesError):
+    """A cube action that is not allowed now ("dark owns the cube")."""
+
+
+class MatchError(RulesError):
+    """A match or money-session step that cannot happen (a game after the match is over)."""

@@ -1,0 +1,247 @@
+"""The Scoring section of RULES.md: one test per row and per option."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from nardy.rules.errors import ResignationError, RulesError, UndefinedRuleError
+from nardy.rules.position import Numbering, Position, Side
+from nardy.rules.result import (
+    Ending,
+    WinKind,
+    extra_turn_due,
+    game_result,
+    max_resignation,
+    resign,
+    scoring_table,
+)
+
+L, D = Side.LIGHT, Side.DARK
+
+
+@dataclass(frozen=True)
+class _Options:
+    home_mars: int = 2
+    koks: bool = False
+    draw_rule: bool = False
+    mars_with_cube: bool = True
+
+
+@dataclass(frozen=True)
+class _Variant:
+    name: str
+    family: str = "short"
+    checkers: int = 15
+    numbering: Numbering = Numbering.OPPOSED
+    options: Any = field(default_factory=_Options)
+
+
+def variant(name: str, **options: Any) -> Any:
+    try:
+        from nardy.rules.variant import get_variant
+    except ImportError:  # rules-core's variants not yet on this branch
+        long = name == "long"
+        return _Variant(
+            name,
+            "long" if long else "short",
+            numbering=Numbering.SAME_WAY if long else Numbering.OPPOSED,
+            options=_Options(**options),
+        )
+    return get_variant(name, **options)
+
+
+def short(light: dict[int, int], dark: dict[int, int], *, bar=(0, 0), off=(15, 0)) -> Position:
+    """A short-nardy position from each side's own point numbers."""
+    pts = [0] * 24
+    for p, n in light.items():
+        pts[p - 1] += n
+    for p, n in dark.items():
+        pts[25 - p - 1] -= n
+    return Position(tuple(pts), bar, off)
+
+
+def long_pos(light: dict[int, int], dark: dict[int, int], *, off=(15, 0)) -> Position:
+    pts = [0] * 24
+    for p, n in light.items():
+        pts[p - 1] += n
+    for p, n in dark.items():
+        pts[Numbering.SAME_WAY.to_light(D, p) - 1] -= n
+    return Position(tuple(pts), (0, 0), off)
+
+
+# -- short nardy, international ------------------------------------------------------------------
+
+
+def test_oin_loser_bore_off_one_checker_pays_1():
+    r = game_result(variant("backgammon"), short({}, {20: 14}, off=(15, 1)))
+    assert (r.winner, r.kind, r.multiplier) == (L, WinKind.OIN, 1)
+
+
+def test_mars_loser_bore_off_none_pays_2():
+    r = game_result(variant("backgammon"), short({}, {10: 15}))
+    assert (r.kind, r.multiplier) == (WinKind.MARS, 2)
+
+
+def test_backgammon_loser_on_bar_pays_3():
+    r = game_result(variant("backgammon"), short({}, {10: 14}, bar=(0, 1)))
+    assert (r.kind, r.multiplier) == (WinKind.BACKGAMMON, 3)
+
+
+def test_backgammon_loser_in_winners_home_pays_3():
+    # dark's point 19 is light's point 6: light's home
+    r = game_result(variant("backgammon"), short({}, {10: 14, 19: 1}))
+    assert (r.kind, r.multiplier) == (WinKind.BACKGAMMON, 3)
+
+
+def test_loser_just_outside_winners_home_is_mars_not_backgammon():
+    r = game_result(variant("backgammon"), short({}, {18: 15}))
+    assert r.kind is WinKind.MARS
+
+
+def test_home_mars_counts_as_mars_in_backgammon():
+    r = game_result(variant("backgammon"), short({}, {6: 10, 1: 5}))
+    assert (r.kind, r.multiplier) == (WinKind.HOME_MARS, 2)
+
+
+def test_dark_wins_is_scored_from_darks_side():
+    pos = short({24: 1, 3: 14}, {}, off=(0, 15))
+    r = game_result(variant("backgammon"), pos)
+    assert (r.winner, r.kind, r.multiplier) == (D, WinKind.BACKGAMMON, 3)
+
+
+@pytest.mark.parametrize("name", ["caucasian", "nackgammon"])
+def test_short_variants_pay_backgammon(name):
+    assert scoring_table(variant(name))[WinKind.BACKGAMMON] == 3
+
+
+def test_game_goes_on_until_a_side_bore_off_everything():
+    assert game_result(variant("backgammon"), short({1: 1}, {10: 15}, off=(14, 0))) is None
+
+
+# -- oin–mars ------------------------------------------------------------------------------------
+
+
+def test_oin_mars_has_no_backgammon():
+    r = game_result(variant("oin_mars"), short({}, {10: 14}, bar=(0, 1)))
+    assert (r.kind, r.multiplier) == (WinKind.MARS, 2)
+    assert WinKind.BACKGAMMON not in scoring_table(variant("oin_mars"))
+
+
+def test_oin_mars_oin_and_home_mars():
+    v = variant("oin_mars")
+    assert game_result(v, short({}, {20: 14}, off=(15, 1))).multiplier == 1
+    r = game_result(v, short({}, {3: 15}))
+    assert (r.kind, r.multiplier) == (WinKind.HOME_MARS, 2)
+
+
+# -- long nardy ----------------------------------------------------------------------------------
+
+
+def test_long_mars_pays_2():
+    # dark's head still holds checkers
+    r = game_result(variant("long"), long_pos({}, {24: 3, 5: 12}))
+    assert (r.kind, r.multiplier) == (WinKind.MARS, 2)
+
+
+def test_long_has_no_backgammon_even_with_checkers_in_winners_home():
+    # dark's point 19..24 is not light's home in long nardy; nothing pays 3 by default
+    r = game_result(variant("long"), long_pos({}, {13: 15}))
+    assert r.multiplier == 2
+
+
+def test_long_home_mars_option_2():
+    r = game_result(variant("long", home_mars=2), long_pos({}, {1: 15}))
+    assert (r.kind, r.multiplier) == (WinKind.HOME_MARS, 2)
+
+
+def test_long_home_mars_option_3():
+    r = game_result(variant("long", home_mars=3), long_pos({}, {1: 5, 6: 10}))
+    assert (r.kind, r.multiplier) == (WinKind.HOME_MARS, 3)
+
+
+def test_long_oin():
+    r = game_result(variant("long", home_mars=3), long_pos({}, {1: 14}, off=(15, 1)))
+    assert (r.kind, r.multiplier) == (WinKind.OIN, 1)
+
+
+def test_koks_is_undefined_and_refused():
+    with pytest.raises(UndefinedRuleError, match="koks"):
+        game_result(variant("long", koks=True), long_pos({}, {1: 15}))
+    assert game_result(variant("long"), long_pos({}, {1: 15})) is not None
+
+
+# -- the long-nardy draw -------------------------------------------------------------------------
+
+
+def test_draw_rule_off_first_to_finish_wins():
+    v = variant("long")
+    pos = long_pos({}, {1: 2}, off=(15, 13))
+    assert extra_turn_due(v, pos, starter=L) is None
+    assert game_result(v, pos, starter=L).winner is L
+
+
+def test_draw_rule_second_player_gets_one_more_turn():
+    v = variant("long", draw_rule=True)
+    pos = long_pos({}, {1: 2}, off=(15, 13))
+    assert extra_turn_due(v, pos, starter=L) is D
+    assert game_result(v, pos, starter=L) is None
+
+
+def test_draw_rule_extra_turn_bearing_off_all_is_a_draw():
+    v = variant("long", draw_rule=True)
+    r = game_result(v, long_pos({}, {}, off=(15, 15)), starter=L, extra_turn_played=True)
+    assert (r.winner, r.kind) == (None, WinKind.DRAW)
+    assert WinKind.DRAW in scoring_table(v)
+
+
+def test_draw_rule_extra_turn_not_finishing_loses():
+    v = variant("long", draw_rule=True)
+    r = game_result(v, long_pos({}, {1: 1}, off=(15, 14)), starter=L, extra_turn_played=True)
+    assert (r.winner, r.kind, r.multiplier) == (L, WinKind.OIN, 1)
+
+
+def test_draw_rule_second_player_finishing_first_wins_outright():
+    v = variant("long", draw_rule=True)
+    pos = long_pos({3: 15}, {}, off=(0, 15))
+    assert extra_turn_due(v, pos, starter=L) is None
+    assert game_result(v, pos, starter=L).winner is D
+
+
+def test_draw_rule_needs_the_starter():
+    with pytest.raises(RulesError, match="started"):
+        game_result(variant("long", draw_rule=True), long_pos({}, {1: 2}, off=(15, 13)))
+
+
+# -- resignations --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "points", "kind"),
+    [
+        ("backgammon", {}, 1, WinKind.OIN),
+        ("backgammon", {}, 2, WinKind.MARS),
+        ("backgammon", {}, 3, WinKind.BACKGAMMON),
+        ("oin_mars", {}, 2, WinKind.MARS),
+        ("long", {}, 2, WinKind.MARS),
+        ("long", {"home_mars": 3}, 3, WinKind.HOME_MARS),
+    ],
+)
+def test_resignation_worth(name, options, points, kind):
+    r = resign(variant(name, **options), D, points)
+    assert (r.winner, r.kind, r.multiplier, r.ending) == (L, kind, points, Ending.RESIGNED)
+
+
+@pytest.mark.parametrize(("name", "options"), [("oin_mars", {}), ("long", {"home_mars": 2})])
+def test_resignation_of_three_refused_where_nothing_pays_three(name, options):
+    v = variant(name, **options)
+    assert max_resignation(v) == 2
+    with pytest.raises(ResignationError, match="at most 2"):
+        resign(v, L, 3)
+
+
+def test_resignation_of_four_refused():
+    with pytest.raises(ResignationError):
+        resign(variant("backgammon"), L, 4)
