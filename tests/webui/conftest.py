@@ -130,3 +130,22 @@ def page(browser):
     page = context.new_page()
     yield page
     context.close()
+
+
+class CameraTable(FakeTable):
+    """A fake table with a camera that has taken one frame."""
+
+    def __init__(self) -> None:
+        super().__init__("Camera table")
+        import cv2
+        import numpy as np
+
+        self.jpeg = cv2.imencode(".jpg", np.full((36, 64, 3), 90, np.uint8))[1].tobytes()
+
+    def camera_jpeg(self) -> bytes | None:
+        return self.jpeg
+
+
+@pytest.fixture
+def camera_table() -> CameraTable:
+    return CameraTable()

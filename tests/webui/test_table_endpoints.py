@@ -118,3 +118,22 @@ def test_a_form_post_works_like_json(client, hub, unlocked):
     )
     assert r.status_code == 200
     assert hub.get("t1").table.actions[-1] == ("resign", "dark", {"points": "2"})
+
+
+def test_a_table_without_camera_has_no_picture(client):
+    assert client.get("/table/t1/camera.jpg").status_code == 404
+    assert client.get("/table/t1/camera.mjpg").status_code == 404
+
+
+def test_camera_picture_and_stream(app, hub, camera_table):
+    hub.add("cam", camera_table)
+    client = app.test_client()
+    still = client.get("/table/cam/camera.jpg")
+    assert still.mimetype == "image/jpeg"
+    assert still.data[:2] == b"\xff\xd8"
+    stream = client.get("/table/cam/camera.mjpg")
+    assert stream.mimetype == "multipart/x-mixed-replace"
+    body = stream.get_data()
+    # The same frame is sent once, however long the stream lasts.
+    assert body.count(b"--frame") == 1
+    assert hub.get("cam").table.jpeg in body

@@ -23,6 +23,8 @@ def create_app(config: dict[str, Any] | None = None, *, hub: TableHub | None = N
         SSE_KEEPALIVE_S=15.0,
         # Ends a stream after this long so that a test client or a forgotten tab lets go.
         SSE_MAX_S=3600.0,
+        # How often the MJPEG stream looks for a new camera frame.
+        CAMERA_FPS=10.0,
     )
     if config:
         app.config.update(config)

@@ -32,6 +32,10 @@ class Table(Protocol):
         ...
 
 
+# A table may also offer ``camera_jpeg() -> bytes | None``: its latest frame, with what vision
+# read drawn over it, as JPEG. Tables without a camera (moves entered by hand) leave it out.
+
+
 @dataclass
 class Seat:
     """A table as the dashboard holds it: the table, its PIN and its change counter.

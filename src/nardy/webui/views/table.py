@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
 from typing import Any
 
 from flask import (
@@ -12,6 +14,7 @@ from flask import (
     jsonify,
     render_template,
     request,
+    stream_with_context,
 )
 
 from nardy.webui import security
@@ -72,6 +75,44 @@ def events(table_id: str) -> Response:
     """Server-sent events: the table's view now, then again after every change."""
     seat = _seat(table_id)
     return event_stream(lambda: seat.version, seat.wait, lambda: present(seat))
+
+
+@bp.get("/<table_id>/camera.jpg")
+def camera_still(table_id: str) -> Response:
+    """The latest camera frame with what vision read drawn over it."""
+    return Response(
+        _camera_jpeg(_seat(table_id)), mimetype="image/jpeg", headers={"Cache-Control": "no-store"}
+    )
+
+
+@bp.get("/<table_id>/camera.mjpg")
+def camera_stream(table_id: str) -> Response:
+    """The camera as MJPEG: a new part whenever the table has a new frame."""
+    seat = _seat(table_id)
+    _camera_jpeg(seat)  # a table with no camera is a 404 before the stream starts
+    deadline = time.monotonic() + float(current_app.config["SSE_MAX_S"])
+    period = 1.0 / float(current_app.config["CAMERA_FPS"])
+
+    def parts() -> Iterator[bytes]:
+        last = None
+        while time.monotonic() < deadline:
+            jpeg = seat.table.camera_jpeg()
+            if jpeg is not None and jpeg is not last:
+                last = jpeg
+                yield b"--frame\r\nContent-Type: image/jpeg\r\n\r\n" + jpeg + b"\r\n"
+            time.sleep(period)
+
+    return Response(
+        stream_with_context(parts()), mimetype="multipart/x-mixed-replace; boundary=frame"
+    )
+
+
+def _camera_jpeg(seat: Seat) -> bytes:
+    grab = getattr(seat.table, "camera_jpeg", None)
+    jpeg = grab() if grab else None
+    if jpeg is None:
+        abort(404, description="this table has no camera picture")
+    return jpeg
 
 
 @bp.post("/<table_id>/unlock")
