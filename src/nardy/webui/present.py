@@ -40,6 +40,7 @@ def present(seat: Seat) -> dict[str, Any]:
             cube=_cube(snap.get("cube")),
         )
         snap["pips"] = {str(s): pip_count(position, s, numbering) for s in Side}
+    snap["has_camera"] = callable(getattr(seat.table, "camera_jpeg", None))
     snap["table_id"] = seat.table_id
     snap["version"] = seat.version
     return snap
