@@ -1,0 +1,370 @@
+"""Recorded sessions (issue 5): a folder read into one time-ordered event stream, and written live.
+
+A folder holds ``session.json``, ``profile.json`` (or ``corners`` in ``session.json``), the frames
+(``frames/000001234.jpg`` named by milliseconds, or a video with ``frames.csv`` of ``index,ms``),
+``cup.log`` and ``actions.jsonl``. :func:`read_session` merges them by time into the same input
+events a live table hears; :func:`replay` feeds them to a :class:`~nardy.referee.live.LiveTable`,
+the live code path, and :class:`SessionWriter` is how a live table writes such a folder.
+
+Frames are read by a :class:`FrameReader`. :class:`VisionReader` uses ``nardy.vision``;
+:class:`TruthReader` is a stand-in that reads ``frames_truth.jsonl`` (what each frame shows, kept
+by the fixture maker) instead of the images, and says so.
+"""
+
+from __future__ import annotations
+
+import csv
+import heapq
+import json
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from nardy.referee.cuplog import CupLogError, read_cup_log
+from nardy.referee.events import (
+    Action,
+    BoardSeen,
+    DiceSeen,
+    DiceThrown,
+    Event,
+    EventError,
+    Observation,
+    observation_from_json,
+)
+from nardy.referee.setup import SetupError, TableSetup
+
+FRAME_NAME = re.compile(r"^(\d+)\.(jpe?g|png)$", re.IGNORECASE)
+VIDEO_EXT = (".mp4", ".avi", ".mkv", ".mov", ".webm")
+TRUTH_FRAMES = "frames_truth.jsonl"
+
+
+class SessionError(ValueError):
+    """A recorded-session folder that cannot be read."""
+
+
+@dataclass(frozen=True)
+class Session:
+    folder: Path
+    setup: TableSetup
+    frames: tuple[tuple[int, Any], ...]  # (ms, a path, or (video path, index))
+    duration_ms: int
+
+
+class FrameReader(Protocol):
+    """Reads one frame: what stands on the board, and whether the board has been still."""
+
+    name: str
+
+    def read(self, t_ms: int, frame: Any) -> tuple[Observation, bool]: ...
+
+
+# -- reading ------------------------------------------------------------------------------------
+
+
+def open_session(folder: str | Path) -> Session:
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise SessionError(f"{folder}: not a folder")
+    path = folder / "session.json"
+    if not path.is_file():
+        raise SessionError(f"{folder}: no session.json")
+    try:
+        setup = TableSetup.from_json(path.read_text(encoding="utf-8"))
+    except SetupError as e:
+        raise SessionError(f"{path}: {e}") from None
+    frames = _frames(folder)
+    last = [frames[-1][0]] if frames else []
+    for name in ("cup.log", "actions.jsonl"):
+        p = folder / name
+        if p.is_file():
+            tail = p.read_text(encoding="utf-8", errors="replace").strip().rsplit("\n", 1)[-1]
+            m = re.match(r'^\s*(\d+)\t|.*"t"\s*:\s*(\d+)', tail)
+            if m:
+                last.append(int(m.group(1) or m.group(2)))
+    return Session(folder, setup, tuple(frames), max(last, default=0))
+
+
+def _frames(folder: Path) -> list[tuple[int, Any]]:
+    images = folder / "frames"
+    if images.is_dir():
+        found = []
+        for p in images.iterdir():
+            m = FRAME_NAME.match(p.name)
+            if m:
+                found.append((int(m.group(1)), p))
+        return sorted(found, key=lambda x: x[0])
+    videos = [p for p in folder.iterdir() if p.suffix.lower() in VIDEO_EXT]
+    if not videos:
+        return []
+    index = folder / "frames.csv"
+    if not index.is_file():
+        raise SessionError(f"{folder}: a video needs frames.csv (index,ms)")
+    out = []
+    with open(index, newline="") as fh:
+        for n, row in enumerate(csv.reader(fh), 1):
+            if not row or row[0].strip().lower() == "index":
+                continue
+            try:
+                out.append((int(row[1]), (videos[0], int(row[0]))))
+            except (ValueError, IndexError):
+                raise SessionError(f"frames.csv line {n}: not index,ms") from None
+    return sorted(out, key=lambda x: x[0])
+
+
+def read_actions(path: Path) -> Iterator[Action]:
+    with open(path, encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                d = json.loads(line)
+                if not isinstance(d, dict):
+                    raise EventError("not a JSON object")
+                position = d.get("position")
+                if position is not None:
+                    from nardy.rules.position import Position
+
+                    position = Position.from_json(position)
+                yield Action(
+                    t_ms=int(d["t"]),
+                    kind=str(d["kind"]),
+                    by=str(d["by"]),
+                    play=d.get("play"),
+                    position=position,
+                    level=d.get("level"),
+                    dice=None if d.get("dice") is None else tuple(int(x) for x in d["dice"]),
+                )
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
+                raise SessionError(f"{path.name} line {n}: {e}") from None
+
+
+class CameraDice:
+    """Turns the dice the camera sees into throws, for tables with no cup.
+
+    A throw is dice appearing on a still board after a still board showed none (the last
+    player picked theirs up). It is void when a die is cocked, off the board or on the bar, or the
+    dice lie in different halves.
+    """
+
+    def __init__(self) -> None:
+        self.cleared = True
+
+    def feed(self, t_ms: int, obs: Observation, still: bool) -> DiceThrown | None:
+        if not obs.usable or not still:
+            return None
+        if not obs.dice:
+            self.cleared = True
+            return None
+        if not self.cleared:
+            return None
+        self.cleared = False
+        dice = obs.dice
+        why = None
+        if any(d.where == "off" for d in dice):
+            why = "off"
+        elif any(not d.flat for d in dice):
+            why = "cocked"
+        elif len({d.where for d in dice}) > 1 or any(d.where == "bar" for d in dice):
+            why = "split"
+        elif any(d.value == 0 for d in dice):
+            why = "unread"
+        values = tuple(d.value for d in dice)
+        return DiceThrown(t_ms, "vision", values, why is None, why)
+
+
+def frame_events(session: Session, reader: FrameReader) -> Iterator[tuple[int, int, Event]]:
+    camera_dice = CameraDice() if session.setup.dice_source == "camera" else None
+    both = session.setup.dice_source == "both"
+    for ms, frame in session.frames:
+        obs, still = reader.read(ms, frame)
+        if camera_dice is not None:
+            thrown = camera_dice.feed(ms, obs, still)
+            if thrown is not None:
+                yield ms, 1, thrown
+        elif both and obs.usable and obs.dice:
+            yield ms, 1, DiceSeen(ms, obs.dice, still)
+        yield ms, 2, BoardSeen(ms, obs, still)
+
+
+def read_session(session: Session, reader: FrameReader | None) -> Iterator[Event]:
+    """Every input event of the session, merged in time order (ties: cup, frames, actions)."""
+    streams: list[Iterator[tuple[int, int, Event]]] = []
+    cup = session.folder / "cup.log"
+    if cup.is_file():
+        streams.append((e.t_ms, 0, e) for e in read_cup_log(cup))
+    if session.frames:
+        if reader is None:
+            raise SessionError(f"{session.folder}: has frames but no frame reader")
+        streams.append(frame_events(session, reader))
+    actions = session.folder / "actions.jsonl"
+    if actions.is_file():
+        streams.append((a.t_ms, 3, a) for a in read_actions(actions))
+    try:
+        for _, _, event in heapq.merge(*streams, key=lambda x: (x[0], x[1])):
+            yield event
+    except CupLogError as e:
+        raise SessionError(str(e)) from None
+
+
+# -- frame readers ------------------------------------------------------------------------------
+
+
+class TruthReader:
+    """A stand-in for vision: each frame's truth from ``frames_truth.jsonl``, not its pixels."""
+
+    name = "truth (stand-in for vision)"
+
+    def __init__(self, folder: Path) -> None:
+        path = folder / TRUTH_FRAMES
+        if not path.is_file():
+            raise SessionError(f"{folder}: no {TRUTH_FRAMES} to stand in for vision")
+        self.truth: dict[int, tuple[Observation, bool]] = {}
+        with open(path, encoding="utf-8") as fh:
+            for n, line in enumerate(fh, 1):
+                try:
+                    d = json.loads(line)
+                    obs = observation_from_json(d["observation"])
+                    self.truth[int(d["ms"])] = (obs, bool(d["still"]))
+                except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
+                    raise SessionError(f"{TRUTH_FRAMES} line {n}: {e}") from None
+
+    def read(self, t_ms: int, frame: Any) -> tuple[Observation, bool]:
+        try:
+            return self.truth[t_ms]
+        except KeyError:
+            raise SessionError(f"{TRUTH_FRAMES} has no frame at {t_ms} ms") from None
+
+
+class VisionReader:
+    """Reads frames with ``nardy.vision`` and the session's profile (or corners).
+
+    Still: the same reading twice running on usable frames (vision's own signal, once it
+    offers one for a stream, replaces this).
+    """
+
+    name = "nardy.vision"
+
+    def __init__(self, session: Session) -> None:
+        self.read_frame = _vision_reader(session)
+        self.previous: Observation | None = None
+
+    def read(self, t_ms: int, frame: Any) -> tuple[Observation, bool]:
+        obs = self.read_frame(_image(frame))
+        still = (
+            obs.usable
+            and self.previous is not None
+            and self.previous.usable
+            and (obs.points, obs.bar) == (self.previous.points, self.previous.bar)
+        )
+        self.previous = obs
+        return obs, still
+
+
+def _image(frame: Any) -> Any:
+    import cv2
+
+    if isinstance(frame, Path):
+        image = cv2.imread(str(frame), cv2.IMREAD_COLOR)
+    else:
+        video, index = frame
+        cap = cv2.VideoCapture(str(video))
+        cap.set(cv2.CAP_PROP_POS_FRAMES, index)
+        ok, image = cap.read()
+        cap.release()
+        image = image if ok else None
+    if image is None:
+        raise SessionError(f"cannot read frame {frame}")
+    return image
+
+
+def _vision_reader(session: Session) -> Callable[[Any], Observation]:
+    """The vision package's frame reader, bound to the session's profile or corners."""
+    try:
+        from nardy.vision import read_board  # type: ignore[attr-defined]
+    except ImportError:
+        raise SessionError(
+            "this session has frames but nardy.vision cannot read boards yet "
+            "(use --truth-frames for fixtures that keep their frames' truth)"
+        ) from None
+    profile: Any = session.setup.corners
+    if session.setup.profile:
+        profile = session.folder / session.setup.profile
+
+    def read(image: Any) -> Observation:
+        return observation_from_json(read_board(image, profile))
+
+    return read
+
+
+# -- replaying ----------------------------------------------------------------------------------
+
+
+def replay(
+    folder: str | Path,
+    *,
+    truth_frames: bool = False,
+    rules: Any = None,
+    progress: Callable[[int], None] | None = None,
+) -> Any:
+    """Run a recorded session through the live code path; returns the finished LiveTable."""
+    from nardy.referee.live import LiveTable
+    from nardy.referee.store import EventStore
+
+    session = open_session(folder)
+    reader: FrameReader | None = None
+    if session.frames:
+        reader = TruthReader(session.folder) if truth_frames else VisionReader(session)
+    table = LiveTable(EventStore(":memory:"), session.setup, rules=rules)
+    for event in read_session(session, reader):
+        table.submit(event)
+        if progress is not None:
+            progress(event.t_ms)
+    return table
+
+
+# -- writing ------------------------------------------------------------------------------------
+
+
+class SessionWriter:
+    """Writes a recorded-session folder as a live table runs (every line flushed as written)."""
+
+    def __init__(self, folder: str | Path) -> None:
+        self.folder = Path(folder)
+        (self.folder / "frames").mkdir(parents=True, exist_ok=True)
+        self._cup = open(self.folder / "cup.log", "a", encoding="utf-8")  # noqa: SIM115
+        self._actions = open(self.folder / "actions.jsonl", "a", encoding="utf-8")  # noqa: SIM115
+
+    def write_setup(self, setup: TableSetup, profile: dict[str, Any] | None = None) -> None:
+        data = setup.to_json()
+        if profile is not None:
+            (self.folder / "profile.json").write_text(json.dumps(profile, indent=1))
+            data["profile"] = "profile.json"
+        (self.folder / "session.json").write_text(json.dumps(data, indent=1) + "\n")
+
+    def write_action(self, action: Action) -> None:
+        d: dict[str, Any] = {"t": action.t_ms, "kind": action.kind, "by": action.by}
+        if action.play is not None:
+            d["play"] = action.play
+        if action.position is not None:
+            d["position"] = action.position.to_json()
+        if action.level is not None:
+            d["level"] = action.level
+        if action.dice is not None:
+            d["dice"] = list(action.dice)
+        self._actions.write(json.dumps(d, separators=(",", ":")) + "\n")
+        self._actions.flush()
+
+    def write_cup_line(self, t_ms: int, direction: str, line: str) -> None:
+        self._cup.write(f"{t_ms}\t{direction}\t{line.rstrip()}\n")
+        self._cup.flush()
+
+    def write_frame(self, t_ms: int, encoded: bytes, ext: str = "jpg") -> Path:
+        path = self.folder / "frames" / f"{t_ms:09d}.{ext}"
+        path.write_bytes(encoded)
+        return path
+
+    def close(self) -> None:
+        self._cup.close()
+        self._actions.close()

@@ -1,0 +1,117 @@
+"""Recorded-session folders: written as a live table would, read back into one event stream."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from referee_stand_in import START, after, rules
+
+from nardy.referee.cuplog import frame
+from nardy.referee.events import Action, BoardSeen, CupStatus, DiceThrown
+from nardy.referee.session import (
+    TRUTH_FRAMES,
+    SessionError,
+    SessionWriter,
+    TruthReader,
+    open_session,
+    read_session,
+    replay,
+)
+from nardy.referee.setup import TableSetup
+from nardy.rules.position import Side
+
+L, D = Side.LIGHT, Side.DARK
+LEGAL = {(L, (3, 1)): ["8/5 6/5"], (D, (6, 4)): ["24/14"]}
+P1 = after(START, L, "8/5 6/5")
+
+
+def roll(
+    seq: int, roll_id: int, d: str, armed: str = "-", kind: str = "ROLL", why: str = ""
+) -> str:
+    extra = f" why={why}" if why else ""
+    return frame(f"{kind} seq={seq} roll={roll_id} boot=AB12{extra} d={d} armed={armed}")
+
+
+def write_session(folder, setup=None):
+    w = SessionWriter(folder)
+    w.write_setup(setup or TableSetup(stake=1.0), profile={"corners": [[0, 0]] * 4})
+    w.write_cup_line(50, "out", frame("HELLO? seq=1 proto=1"))
+    w.write_cup_line(100, "in", roll(1, 7, "3,1", "W:1"))
+    w.write_cup_line(110, "in", roll(1, 7, "3,1", "W:1"))  # re-sent after a reconnect
+    w.write_cup_line(600, "in", roll(2, 8, "6,?", "B:2", "NOROLL", "cocked"))
+    w.write_cup_line(650, "in", "$ROLL seq=3 roll=9 boot=AB12 d=1,1*0000")  # bad CRC: skipped
+    w.write_cup_line(700, "in", roll(4, 10, "6,4", "B:2"))
+    truth = []
+    for ms, pos, still in [
+        (300, after(START, L, "8/5"), False),
+        (400, P1, True),
+        (800, after(P1, D, "24/14"), True),
+    ]:
+        w.write_frame(ms, b"not really a jpeg")
+        truth.append({"ms": ms, "observation": pos.to_json(), "still": still})
+    (folder / TRUTH_FRAMES).write_text("".join(json.dumps(t) + "\n" for t in truth))
+    w.write_action(Action(900, "offer", "light"))
+    w.write_action(Action(950, "drop", "dark"))
+    w.close()
+
+
+def test_the_folder_reads_back_as_one_time_ordered_stream(tmp_path):
+    write_session(tmp_path)
+    session = open_session(tmp_path)
+    assert session.duration_ms == 950 and len(session.frames) == 3
+    events = list(read_session(session, TruthReader(tmp_path)))
+    times = [e.t_ms for e in events]
+    assert times == sorted(times)
+    throws = [e for e in events if isinstance(e, DiceThrown)]
+    assert [(t.values, t.valid, t.why, t.player) for t in throws] == [
+        ((3, 1), True, None, "light"),
+        ((3, 1), True, None, "light"),
+        ((6, 0), False, "cocked", "dark"),
+        ((6, 4), True, None, "dark"),
+    ]
+    assert throws[0].throw_id == throws[1].throw_id == "AB12:7"
+    assert isinstance(events[0], CupStatus) and events[0].state == "connected"
+    assert sum(isinstance(e, BoardSeen) for e in events) == 3
+    assert [e.kind for e in events if isinstance(e, Action)] == ["offer", "drop"]
+
+
+def test_replaying_the_folder_gives_the_record(tmp_path):
+    write_session(tmp_path)
+    record = replay(tmp_path, truth_frames=True, rules=rules(LEGAL)).record()
+    (game,) = record["games"]
+    assert [(t["player"], t["play"]) for t in game["turns"]] == [
+        ("light", "8/5 6/5"),
+        ("dark", "24/14"),
+    ]
+    assert game["turns"][1]["void_throws"][0]["why"] == "cocked"
+    assert game["result"]["winner"] == "light" and game["result"]["kind"] == "drop"
+
+
+def test_a_garbled_cup_log_is_a_session_error(tmp_path):
+    write_session(tmp_path)
+    with open(tmp_path / "cup.log", "a") as fh:
+        fh.write("garbage without tabs\n")
+    with pytest.raises(SessionError, match=r"cup\.log line 7"):
+        list(read_session(open_session(tmp_path), TruthReader(tmp_path)))
+
+
+def test_a_garbled_action_is_a_session_error(tmp_path):
+    write_session(tmp_path)
+    with open(tmp_path / "actions.jsonl", "a") as fh:
+        fh.write('{"t": 5, "kind": "juggle", "by": "light"}\n')
+    with pytest.raises(SessionError, match=r"actions\.jsonl line 3"):
+        list(read_session(open_session(tmp_path), TruthReader(tmp_path)))
+
+
+@pytest.mark.parametrize("content", [None, "{not json", '{"players": {}}'])
+def test_replay_of_a_bad_folder_is_one_line_and_exit_2(tmp_path, content):
+    if content is not None:
+        (tmp_path / "session.json").write_text(content)
+    proc = subprocess.run(
+        [sys.executable, "-m", "nardy", "replay", str(tmp_path)], capture_output=True, text=True
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
