@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 from nardy.referee.notation import apply_play, parse_play
@@ -42,7 +43,7 @@ class FakeVariant:
     family: str = "short"
     numbering: Numbering = Numbering.OPPOSED
     checkers: int = 15
-    options: dict[str, Any] = field(default_factory=dict)
+    options: Any = field(default_factory=lambda: options())
 
     def start(self) -> Position:
         return START
@@ -88,6 +89,23 @@ def fake_judge(
     if any(played.checkers(s) != variant.checkers for s in Side):
         return FakeJudgement("impossible", None, ("a checker appeared",), tuple(turns))
     return FakeJudgement("illegal", None, ("no legal turn leads there",), tuple(turns))
+
+
+def options(**kw: Any) -> SimpleNamespace:
+    """The variant options the referee reads, with the rules engine's defaults."""
+    base = dict(
+        opening_uses_both_dice=True,
+        winner_starts_next=False,
+        crawford=False,
+        jacoby=False,
+        beavers=False,
+        cube_progression="geometric",
+        mars_with_cube=True,
+        draw_rule=False,
+        home_mars=2,
+        koks=False,
+    )
+    return SimpleNamespace(**{**base, **kw})
 
 
 def rules(legal: dict[tuple[Side, tuple[int, int]], list[str]], **kw: Any) -> tuple[Any, Any]:

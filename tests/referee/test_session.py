@@ -87,7 +87,7 @@ def test_replaying_the_folder_gives_the_record(tmp_path):
         ("dark", "24/14"),
     ]
     assert game["turns"][1]["void_throws"][0]["why"] == "cocked"
-    assert game["result"]["winner"] == "light" and game["result"]["kind"] == "drop"
+    assert game["result"]["winner"] == "light" and game["result"]["ending"] == "dropped"
 
 
 def test_a_garbled_cup_log_is_a_session_error(tmp_path):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from referee_events import act, board, dice_seen, hand, throw
-from referee_stand_in import START, after, rules
+from referee_stand_in import START, after, options, rules
 
 from nardy.referee.setup import TableSetup
 from nardy.referee.table import Table, fold
@@ -179,7 +179,7 @@ def test_cube_offer_take_and_drop_end_a_money_game_with_the_ledger():
     t.feed(act(600, "offer", "dark"))
     assert t.view().waiting == "take or drop"
     t.feed(act(700, "take", "light"))
-    assert (t.cube, t.view().cube_owner) == (2, "light")
+    assert (t.view().cube, t.view().cube_owner) == (2, "light")
     t.feed(act(750, "offer", "dark"))  # dark no longer holds the cube
     assert "refused" in t.notices[-1]
     t.feed(throw(800, 6, 4))
@@ -188,7 +188,14 @@ def test_cube_offer_take_and_drop_end_a_money_game_with_the_ledger():
     t.feed(act(1100, "drop", "dark"))
     r = t.record()
     game = r["games"][0]
-    assert game["result"] == {"winner": "light", "kind": "drop", "level": 1, "cube": 2, "points": 2}
+    assert game["result"] == {
+        "winner": "light",
+        "kind": "oin",
+        "ending": "dropped",
+        "multiplier": 1,
+        "cube": 2,
+        "points": 2,
+    }
     assert [c["kind"] for c in game["cube_actions"]] == ["offer", "take", "offer", "drop"]
     assert r["ledger"]["balance"] == {"light": 5.0, "dark": -5.0}
     assert t.view().waiting == "new game"
@@ -196,21 +203,22 @@ def test_cube_offer_take_and_drop_end_a_money_game_with_the_ledger():
 
 def test_match_with_crawford_game_has_no_cube():
     t = Table(
-        TableSetup(match_to=3, options={"crawford": True}), rules(LEGAL, options={"crawford": True})
+        TableSetup(match_to=3, options={"crawford": True}),
+        rules(LEGAL, options=options(crawford=True)),
     )
     opened(t)
     t.feed(act(600, "resign", "dark", level=2))
-    assert t.record()["match"]["light"] == 2 and t.match.crawford_game
+    assert t.record()["match"]["light"] == 2 and t.scorer.match.crawford_game
     t.feed(act(700, "new_game", "director"))
-    assert t.crawford
+    assert t.view().crawford
     t.feed(throw(800, 3, 1))
     t.feed(board(900, P1))
     t.feed(act(1000, "offer", "dark"))
     assert "Crawford" in t.notices[-1]
     t.feed(act(1100, "resign", "light"))
-    assert t.record()["match"]["dark"] == 1 and t.match.crawford_done
+    assert t.record()["match"]["dark"] == 1 and t.scorer.match.crawford_done
     t.feed(act(1200, "new_game", "director"))
-    assert not t.crawford
+    assert not t.view().crawford
     t.feed(throw(1300, 3, 1))
     t.feed(act(1400, "resign", "dark"))
     assert t.view().waiting == "match over" and t.record()["match"]["winner"] == "light"
@@ -221,7 +229,7 @@ def test_undo_takes_back_the_last_action():
     t.feed(act(600, "offer", "dark"))
     t.feed(act(700, "take", "light"))
     t.feed(act(800, "undo", "director"))
-    assert (t.phase, t.cube) == ("offer", 1)
+    assert (t.phase, t.view().cube) == ("offer", 1)
     t.feed(act(900, "drop", "light"))
     assert t.record()["games"][0]["result"]["winner"] == "dark"
 

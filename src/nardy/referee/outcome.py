@@ -94,31 +94,13 @@ class CubeAction:
 
 
 @dataclass(frozen=True, slots=True)
-class GameResult:
-    winner: str
-    kind: str  # single | gammon | backgammon | home_mars | drop | resign
-    cube: int
-    points: int
-    level: int = 1
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "winner": self.winner,
-            "kind": self.kind,
-            "level": self.level,
-            "cube": self.cube,
-            "points": self.points,
-        }
-
-
-@dataclass(frozen=True, slots=True)
 class GameRecord:
     number: int
     starter: str | None
     opening: tuple[int, ...]  # the opening roll (light's die, dark's die), () when none
     turns: tuple[TurnRecord, ...]
     cube_actions: tuple[CubeAction, ...]
-    result: GameResult | None
+    result: dict[str, Any] | None  # winner, kind, ending, multiplier, cube, points
     crawford: bool = False
     score_after: dict[str, Any] | None = None
 
@@ -130,6 +112,6 @@ class GameRecord:
             "opening": list(self.opening),
             "turns": [t.to_json() for t in self.turns],
             "cube_actions": [c.to_json() for c in self.cube_actions],
-            "result": None if self.result is None else self.result.to_json(),
+            "result": self.result,
             "score_after": self.score_after,
         }

@@ -35,11 +35,12 @@ from nardy.referee.events import (
     Event,
 )
 from nardy.referee.notation import NotationError, apply_play, diff_play, parse_play
-from nardy.referee.outcome import CubeAction, Flag, GameRecord, GameResult, TurnRecord, VoidThrow
+from nardy.referee.outcome import CubeAction, Flag, GameRecord, TurnRecord, VoidThrow
 from nardy.referee.rules_port import Judge, VariantLike, load_rules, option
-from nardy.referee.scoring import MatchState, next_cube, points_for, win_level
+from nardy.referee.scorer import Scorer
 from nardy.referee.setup import TableSetup
 from nardy.rules.position import Position, Side
+from nardy.rules.result import GameResult as RulesResult
 
 #: Below this reading confidence an illegal-looking board is asked about, not flagged.
 MIN_CONFIDENCE = 0.6
@@ -169,9 +170,7 @@ class Table:
 
     def _reset(self) -> None:
         self.games: list[GameRecord] = []
-        self.match = MatchState(self.setup.match_to) if self.setup.match_to else None
-        self.ledger: list[dict[str, Any]] = []
-        self.balance = {"light": 0.0, "dark": 0.0}
+        self.scorer = Scorer(self.variant, self.setup)
         self.cup = "unknown" if self.setup.dice_source != "camera" else "unused"
         self.camera = "unknown" if self.setup.move_source == "camera" else "unused"
         self.board_still = True
@@ -188,11 +187,6 @@ class Table:
         self.before = self.position
         self.turns: list[TurnRecord] = []
         self.cube_actions: list[CubeAction] = []
-        self.cube = 1
-        self.cube_owner: Side | None = None
-        self.cube_turned = False
-        self.offered_by: Side | None = None
-        self.beaver_by: Side | None = None
         self.opening_dice: dict[Side, int] = {}
         self.opening: tuple[int, ...] = ()
         self.starter = starter
@@ -209,8 +203,8 @@ class Table:
         self.open_turn = False
         self.played_first = {Side.LIGHT: False, Side.DARK: False}
         self.dice_compared = False
-        self.crawford = bool(self.match and self.match.crawford_game)
-        self.result: GameResult | None = None
+        self.extra_due: Side | None = None  # owed the long-nardy draw turn
+        self.result: dict[str, Any] | None = None
 
     def _notice(self, text: str) -> None:
         self.notices.append(text)
@@ -474,10 +468,11 @@ class Table:
         self.played_first[side] = True
         self.on_turn = side.other
         self.phase = "throw"
-        winner = self.variant.winner(after)
-        if winner is not None:
-            kind, level = win_level(self.variant, after, winner)
-            self._end_game(winner, kind, level)
+        result, self.extra_due = self.scorer.board_result(
+            after, self.starter, extra_turn_played=self.extra_due is side
+        )
+        if result is not None:
+            self._end_game(result)
 
     def _on_dice_seen(self, e: DiceSeen) -> None:
         if self.setup.dice_source != "both" or self.phase != "move" or self.dice_compared:
@@ -629,69 +624,46 @@ class Table:
         self.open_turn = False
         return None
 
-    def _cube_available(self, side: Side) -> str | None:
-        if self.crawford:
-            return "no cube in the Crawford game"
-        if self.cube_owner is not None and self.cube_owner is not side:
-            return "the cube is the opponent's"
-        if self.cube >= CUBE_MAX:
-            return "the cube is at its limit"
-        return None
-
     def _act_offer(self, a: Action) -> str | None:
         side = _side(a.by)
         if self.phase != "throw" or side is not self.on_turn or side is None:
             return "a player offers the cube on their turn, before throwing"
-        why = self._cube_available(side)
+        why = self.scorer.offer(side)
         if why:
             return why
         self._finalize_open_turn()
         self.phase = "offer"
-        self.offered_by = side
-        self.beaver_by = None
-        self.cube_actions.append(
-            CubeAction("offer", a.by, next_cube(self.variant, self.cube), len(self.turns) + 1)
-        )
+        self._cube_action("offer", a.by, self.scorer.offered_value)
         return None
 
-    def _act_take(self, a: Action) -> str | None:
+    def _cube_action(self, kind: str, by: str, value: int) -> None:
+        self.cube_actions.append(CubeAction(kind, by, value, len(self.turns) + 1))
+
+    def _answer(self, a: Action) -> str | None:
         side = _side(a.by)
-        if self.phase != "offer" or self.offered_by is None or side is not self.offered_by.other:
-            return "no cube offered to this player"
-        self.cube = next_cube(self.variant, self.cube)
-        self.cube_owner = side
-        self.cube_turned = True
-        self.cube_actions.append(CubeAction("take", a.by, self.cube, len(self.turns) + 1))
-        self.offered_by = None
-        self.beaver_by = side if option(self.variant, "beavers", False) else None
+        if self.phase != "offer" or side is None:
+            return "no cube offered"
+        answer = self.scorer.answer(side, a.kind)
+        if isinstance(answer, str):
+            return answer
+        if answer is not None:  # dropped: the game is over
+            self._cube_action("drop", a.by, self.scorer.cube.value)
+            self._end_game(answer)
+            return None
+        self._cube_action(a.kind, a.by, self.scorer.cube.value)
         self.phase = "throw"
         return None
 
-    def _act_beaver(self, a: Action) -> str | None:
-        side = _side(a.by)
-        if self.beaver_by is None or side is not self.beaver_by or self.phase != "throw":
-            return "a beaver follows a take at once, by the taker, when beavers are on"
-        self.cube = next_cube(self.variant, self.cube)
-        self.cube_actions.append(CubeAction("beaver", a.by, self.cube, len(self.turns) + 1))
-        self.beaver_by = None
-        return None
-
-    def _act_drop(self, a: Action) -> str | None:
-        side = _side(a.by)
-        if self.phase != "offer" or self.offered_by is None or side is not self.offered_by.other:
-            return "no cube offered to this player"
-        self.cube_actions.append(CubeAction("drop", a.by, self.cube, len(self.turns) + 1))
-        self._end_game(self.offered_by, "drop", 1)
-        return None
+    _act_take = _act_beaver = _act_drop = _answer
 
     def _act_resign(self, a: Action) -> str | None:
         side = _side(a.by)
         if side is None or self.phase in ("game_over", "match_over", "opening"):
             return "a player resigns during a game"
-        level = a.level or 1
-        if level not in (1, 2, 3):
-            return "a resignation is single (1), gammon (2) or backgammon (3)"
-        self._end_game(side.other, "resign", level)
+        result = self.scorer.resign(side, a.level or 1)
+        if isinstance(result, str):
+            return result
+        self._end_game(result)
         return None
 
     def _act_new_game(self, a: Action) -> str | None:
@@ -702,30 +674,9 @@ class Table:
 
     # -- the end of a game --------------------------------------------------------------------
 
-    def _end_game(self, winner: Side, kind: str, level: int) -> None:
-        points = points_for(self.variant, level, self.cube, self.cube_turned, self.setup.money)
-        if kind == "drop":
-            points = self.cube
-        self.result = GameResult(str(winner), kind, self.cube, points, level)
-        crawford = self.crawford
-        if self.match is not None:
-            crawford_rule = option(self.variant, "crawford", True)
-            self.match = self.match.after_game(winner, points, crawford_rule)
-            score: dict[str, Any] = {"light": self.match.light, "dark": self.match.dark}
-        else:
-            stake = self.setup.stake or 0.0
-            amount = points * stake
-            self.balance[str(winner)] += amount
-            self.balance[str(winner.other)] -= amount
-            entry = {
-                "game": self.game_number,
-                "winner": str(winner),
-                "points": points,
-                "amount": amount,
-                "balance": dict(self.balance),
-            }
-            self.ledger.append(entry)
-            score = entry
+    def _end_game(self, result: RulesResult) -> None:
+        crawford = self.scorer.cube.crawford
+        self.result = self.scorer.finish(result)
         self.games.append(
             GameRecord(
                 number=self.game_number,
@@ -735,18 +686,17 @@ class Table:
                 cube_actions=tuple(self.cube_actions),
                 result=self.result,
                 crawford=crawford,
-                score_after=score,
+                score_after=self.scorer.score(),
             )
         )
         self.open_turn = False
         self.flag = None
-        over = self.match is not None and self.match.winner is not None
-        self.phase = "match_over" if over else "game_over"
-        self.last_winner = winner
+        self.phase = "match_over" if self.scorer.over else "game_over"
+        self.last_winner = result.winner
 
     def _next_game(self) -> None:
         starter = None
-        if self.variant.family == "long" and option(self.variant, "winner_starts_next", True):
+        if option(self.variant, "winner_starts_next", False):
             starter = self.last_winner
         self._new_game(starter)
 
@@ -779,6 +729,7 @@ class Table:
         turns = tuple(self.turns)
         if self.phase in ("game_over", "match_over") and self.games:
             turns = self.games[-1].turns
+        cube = self.scorer.cube
         return TableView(
             phase=self.phase,
             waiting=self.waiting,
@@ -786,10 +737,10 @@ class Table:
             on_turn=None if self.on_turn is None else str(self.on_turn),
             dice=self.dice,
             position=self.position,
-            cube=self.cube,
-            cube_owner=None if self.cube_owner is None else str(self.cube_owner),
-            cube_offered_by=None if self.offered_by is None else str(self.offered_by),
-            crawford=self.crawford,
+            cube=cube.value,
+            cube_owner=None if cube.owner is None else str(cube.owner),
+            cube_offered_by=None if cube.offered_by is None else str(cube.offered_by),
+            crawford=cube.crawford,
             flag=self.flag,
             nearest=() if self.flag is None else self.flag.nearest,
             turns=turns,
@@ -801,20 +752,7 @@ class Table:
         )
 
     def score(self) -> dict[str, Any]:
-        if self.match is not None:
-            return {
-                "match_to": self.match.length,
-                "light": self.match.light,
-                "dark": self.match.dark,
-                "crawford": self.match.crawford_game,
-                "post_crawford": self.match.crawford_done,
-                "winner": None if self.match.winner is None else str(self.match.winner),
-            }
-        return {
-            "stake": self.setup.stake,
-            "currency": self.setup.currency,
-            "balance": dict(self.balance),
-        }
+        return self.scorer.score()
 
     def record(self) -> dict[str, Any]:
         """The whole record so far: setup, finished games, the game in play, score or ledger."""
@@ -827,19 +765,11 @@ class Table:
                 tuple(self.turns),
                 tuple(self.cube_actions),
                 None,
-                self.crawford,
+                self.scorer.cube.crawford,
             )
             games.append(current.to_json())
         out: dict[str, Any] = {"setup": self.setup.to_json(), "games": games}
-        if self.match is not None:
-            out["match"] = self.score()
-        else:
-            out["ledger"] = {
-                "stake": self.setup.stake,
-                "currency": self.setup.currency,
-                "games": list(self.ledger),
-                "balance": dict(self.balance),
-            }
+        out["match" if self.setup.match_to is not None else "ledger"] = self.score()
         return out
 
 
