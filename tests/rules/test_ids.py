@@ -20,9 +20,19 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from nardy.rules.cube import Cube, CubeRules
 from nardy.rules.errors import InvalidIdError
-from nardy.rules.matchid import PLAYER, GameState, MatchState, decode_match_id, encode_match_id
+from nardy.rules.match import Match
+from nardy.rules.matchid import (
+    PLAYER,
+    GameState,
+    MatchState,
+    decode_match_id,
+    encode_match_id,
+    match_state,
+)
 from nardy.rules.position import Numbering, Position, Side
+from nardy.rules.result import GameResult, WinKind
 from nardy.rules.xgid import Xgid, decode_position, decode_xgid, encode_position, encode_xgid
 
 L, D = Side.LIGHT, Side.DARK
@@ -329,3 +339,39 @@ def test_xgids_agree_with_gnubg(tmp_path):
         if x.on_roll is D:
             expected = _swapped(expected)
         assert decode_match_id(mid) == expected, encode_xgid(x)
+
+
+# -- the Match ID of a game in play --------------------------------------------------------------
+
+
+def test_match_state_of_a_pending_double_in_a_match():
+    m = Match(7, crawford_rule=True).after_game(GameResult(D, WinKind.MARS, 2), Cube())
+    cube = m.cube_for_game(CubeRules()).offer(L)
+    state = match_state(cube, on_roll=D, match=m)
+    assert (state.on_roll, state.turn, state.double_offered) == (L, D, True)
+    assert (state.length, state.score, state.cube_value, state.jacoby) == (7, (0, 2), 1, False)
+    assert decode_match_id(encode_match_id(state)) == state
+
+
+def test_match_state_of_the_crawford_game_and_of_money_with_jacoby():
+    m = Match(3, crawford_rule=True).after_game(GameResult(L, WinKind.MARS, 2), Cube())
+    assert match_state(m.cube_for_game(CubeRules()), on_roll=L, match=m).crawford
+    money = match_state(Cube(CubeRules(jacoby=True)).offer(D).take(), on_roll=L, dice=(3, 5))
+    assert (money.length, money.jacoby, money.cube_owner, money.dice) == (0, True, L, (5, 3))
+
+
+def test_match_state_of_a_resignation_lets_the_opponent_decide():
+    state = match_state(Cube(), on_roll=D, resignation=2)
+    assert (state.turn, state.resignation) == (L, 2)
+
+
+def test_match_id_cannot_hold_an_arithmetic_cube_of_three():
+    cube = Cube(CubeRules(progression="arithmetic")).offer(L).take().offer(D).take()
+    with pytest.raises(InvalidIdError, match="power of 2"):
+        match_state(cube, on_roll=L)
+
+
+def test_match_id_cannot_hold_half_points():
+    m = Match(5).after_game(GameResult(None, WinKind.DRAW, 1), Cube())
+    with pytest.raises(InvalidIdError, match="whole points"):
+        match_state(Cube(), on_roll=L, match=m)

@@ -32,8 +32,11 @@ import base64
 import binascii
 import enum
 from dataclasses import dataclass
+from fractions import Fraction
 
+from nardy.rules.cube import Cube
 from nardy.rules.errors import InvalidIdError
+from nardy.rules.match import Match
 from nardy.rules.position import Side
 
 #: GNU Backgammon's player number of each side.
@@ -71,7 +74,7 @@ class MatchState:
     def __post_init__(self) -> None:
         v = self.cube_value
         if v < 1 or v & (v - 1) or v > 1 << 15:
-            raise InvalidIdError(f"a Match ID's cube is a power of two up to 32768, not {v}")
+            raise InvalidIdError(f"a Match ID's cube is a power of 2 up to 32768, not {v}")
         if self.resignation not in (0, 1, 2, 3):
             raise InvalidIdError(f"a resignation is of 1, 2 or 3 points, not {self.resignation}")
         if self.dice is not None:
@@ -162,3 +165,38 @@ def decode_match_id(text: str) -> MatchState:
         )
     except InvalidIdError as e:
         raise InvalidIdError(f"Match ID {mid}: {e}") from None
+
+
+def match_state(
+    cube: Cube,
+    *,
+    on_roll: Side,
+    dice: tuple[int, int] | None = None,
+    match: Match | None = None,
+    state: GameState = GameState.PLAYING,
+    resignation: int = 0,
+) -> MatchState:
+    """The Match ID fields of a game in play: its cube, the side on roll, the match if any.
+
+    While an offer of the cube waits, the doubler is on roll and the opponent decides; a
+    ``resignation`` (points) is offered by the side on roll, so the opponent decides then too.
+    """
+    if cube.offered_by is not None:
+        on_roll = cube.offered_by
+    deciding = on_roll.other if cube.offered_by is not None or resignation else on_roll
+    if match is not None and any(isinstance(s, Fraction) for s in match.score):
+        raise InvalidIdError(f"a Match ID holds whole points, not a score of {match}")
+    return MatchState(
+        cube_value=cube.value,
+        cube_owner=cube.owner,
+        on_roll=on_roll,
+        crawford=match is not None and match.crawford_game,
+        state=state,
+        turn=deciding,
+        double_offered=cube.offered_by is not None,
+        resignation=resignation,
+        dice=dice,
+        length=0 if match is None else match.length,
+        score=(0, 0) if match is None else (int(match.score[0]), int(match.score[1])),
+        jacoby=match is None and cube.rules.jacoby,
+    )
