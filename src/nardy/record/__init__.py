@@ -1,0 +1,55 @@
+"""Game records: the dataclasses of a match or money session, their JSON form, and writers for
+the analysis programs (Jellyfish ``.mat``, GNU Backgammon SGF). Imports only ``nardy.rules``."""
+
+from nardy.record.check import check
+from nardy.record.json_form import dumps, loads, record_from_json, record_to_json
+from nardy.record.model import (
+    BACKGAMMON_FAMILY,
+    CubeAction,
+    CubeKind,
+    Ending,
+    Entry,
+    Flag,
+    Game,
+    Header,
+    LedgerLine,
+    Opening,
+    PlayedTurn,
+    Record,
+    RecordError,
+    Resignation,
+    Resolution,
+    Result,
+    ResultKind,
+    Step,
+    apply_steps,
+    score_after,
+)
+
+__all__ = [
+    "BACKGAMMON_FAMILY",
+    "CubeAction",
+    "CubeKind",
+    "Ending",
+    "Entry",
+    "Flag",
+    "Game",
+    "Header",
+    "LedgerLine",
+    "Opening",
+    "PlayedTurn",
+    "Record",
+    "RecordError",
+    "Resignation",
+    "Resolution",
+    "Result",
+    "ResultKind",
+    "Step",
+    "apply_steps",
+    "check",
+    "dumps",
+    "loads",
+    "record_from_json",
+    "record_to_json",
+    "score_after",
+]

@@ -1,0 +1,48 @@
+"""``nardy export`` from the command line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from record_games import long_nardy_record, make_record
+
+from nardy.record import dumps, loads
+
+
+def _nardy(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "nardy", *args], capture_output=True, text=True)
+
+
+def test_export_writes_each_format(tmp_path) -> None:
+    record = make_record(8, match_to=3)
+    src = tmp_path / "match.json"
+    src.write_text(dumps(record))
+    mat = _nardy("export", str(src), "--to", "mat")
+    assert mat.returncode == 0, mat.stderr
+    assert " 3 point match" in mat.stdout
+    out = tmp_path / "match.sgf"
+    sgf = _nardy("export", str(src), "--to", "sgf", "-o", str(out))
+    assert sgf.returncode == 0 and sgf.stdout == ""
+    assert out.read_text().startswith("(;FF[4]GM[6]")
+    js = _nardy("export", str(src), "--to", "json")
+    assert loads(js.stdout) == record
+
+
+def test_long_nardy_exports_as_json_and_refuses_mat(tmp_path) -> None:
+    src = tmp_path / "long.json"
+    src.write_text(dumps(long_nardy_record()))
+    assert _nardy("export", str(src), "--to", "json").returncode == 0
+    bad = _nardy("export", str(src), "--to", "mat")
+    assert bad.returncode == 2
+    assert len(bad.stderr.strip().splitlines()) == 1 and "JSON" in bad.stderr
+
+
+def test_bad_input_is_one_line_and_exit_2(tmp_path) -> None:
+    garbled = tmp_path / "garbled.json"
+    garbled.write_text('{"format": "nardy-record", "version": 1, "header": {}}')
+    for path in (garbled, tmp_path / "missing.json"):
+        r = _nardy("export", str(path), "--to", "sgf")
+        assert r.returncode == 2
+        assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+        assert "Traceback" not in r.stderr

@@ -1,0 +1,174 @@
+"""The real GNU Backgammon imports our .mat and SGF files and reaches the same game.
+
+Random legal games (doubles, hits, bear-offs, takes, drops, beavers, resignations, a Crawford
+game, money sessions with Jacoby) are written in both formats; one gnubg process imports them
+all, and every position before every turn, every move, cube action, score and result it reads
+must be the record's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from record_games import gnubg_board, make_record
+
+from nardy.record import CubeAction, CubeKind, Ending, PlayedTurn, Record, Resignation
+from nardy.record.mat import write_mat
+from nardy.record.sgf import write_sgf
+from nardy.rules.position import Side
+
+pytestmark = pytest.mark.gnubg
+
+HERE = Path(__file__).resolve().parent
+VARIATION = {"nackgammon": "Nackgammon", "hypergammon": "Hypergammon3"}
+
+
+def _gnubg() -> str:
+    found = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
+    if not found:
+        pytest.fail("GNU Backgammon is not installed (scripts/test installs Debian's gnubg)")
+    return found
+
+
+def _records() -> list[Record]:
+    specs = []
+    for seed in range(10):
+        specs.append(dict(seed=seed, match_to=5, cube_rate=0.04, resign_rate=0.01))
+    for seed in range(10, 14):
+        specs.append(
+            dict(
+                seed=seed,
+                match_to=None,
+                games=3,
+                cube_rate=0.04,
+                resign_rate=0.01,
+                jacoby=seed % 2 == 0,
+                beaver=True,
+            )
+        )
+    for seed, variant in enumerate(["nackgammon", "hypergammon", "caucasian", "oin_mars"], 20):
+        specs.append(dict(seed=seed, variant=variant, match_to=3, cube_rate=0.04))
+    specs.append(dict(seed=30, match_to=1, cube_rate=0.05))
+    records = []
+    for i, spec in enumerate(specs):
+        r = make_record(**spec)
+        # Names that differ per record tell one import from a stale one.
+        header = r.header.__class__(**{**_fields(r.header), "players": (f"Light{i}", f"Dark{i}")})
+        records.append(Record(header, r.games))
+    return records
+
+
+def _fields(h) -> dict:
+    return {f: getattr(h, f) for f in h.__dataclass_fields__}
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory) -> list[tuple[Record, str, dict]]:
+    tmp = tmp_path_factory.mktemp("gnubg")
+    records = _records()
+    jobs = []
+    for i, r in enumerate(records):
+        for fmt, write in (("mat", write_mat), ("sgf", write_sgf)):
+            path = tmp / f"record{i}.{fmt}"
+            path.write_text(write(r), encoding="utf-8")
+            jobs.append({"path": str(path), "record": i, "fmt": fmt})
+    (tmp / "jobs.json").write_text(json.dumps(jobs))
+    env = dict(
+        os.environ, NARDY_GNUBG_JOBS=str(tmp / "jobs.json"), NARDY_GNUBG_OUT=str(tmp / "out.json")
+    )
+    proc = subprocess.run(
+        [_gnubg(), "-t", "-q", "-r", "-p", str(HERE / "gnubg_dump.py")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp,
+    )
+    out_path = tmp / "out.json"
+    assert out_path.exists(), f"gnubg wrote nothing: {proc.stdout[-2000:]}{proc.stderr[-2000:]}"
+    out = json.loads(out_path.read_text())
+    # gnubg goes on after a move it cannot play ("WARNING: Invalid move"); none may occur.
+    assert "Invalid move" not in proc.stdout + proc.stderr, proc.stdout[-3000:]
+    return [(records[j["record"]], j["fmt"], o) for j, o in zip(jobs, out, strict=True)]
+
+
+def _gnubg_side(player: str) -> Side:
+    return Side.LIGHT if player == "X" else Side.DARK
+
+
+def _compare(record: Record, fmt: str, got: dict) -> tuple[int, int]:
+    """Assert that gnubg's reading is the record; returns (games, turns) checked."""
+    h = record.header
+    where = f"{fmt} of {h.players[0]}"
+    assert got["players"] == list(h.players), f"{where}: gnubg did not import it"
+    assert got["match_length"] == (h.match_to or 0), where
+    assert got["variation"] == VARIATION.get(h.variant, "Standard"), where
+    assert len(got["games"]) == len(record.games), where
+    turns = 0
+    for game, g in zip(record.games, got["games"], strict=True):
+        w = f"{where}, game {game.number}"
+        info = g["info"]
+        assert (info["score-X"], info["score-O"]) == tuple(game.score), w
+        assert bool(info.get("crawford")) == game.crawford, w
+        r = game.result
+        assert _gnubg_side(info["winner"]) is r.winner, w
+        assert info["points-won"] == r.points, w
+        assert info["resigned"] == (r.ending is Ending.RESIGNED), w
+        expected = [e for e in game.entries if not isinstance(e, Resignation)]
+        actions = [a for a in g["actions"] if a["action"] != "resign"]
+        before = game.start
+        k = 0
+        for e in expected:
+            if isinstance(e, CubeAction) and e.kind is CubeKind.BEAVER:
+                # gnubg keeps a beaver as a redouble by the doubled player, taken.
+                pair = [(a["action"], _gnubg_side(a["player"])) for a in actions[k : k + 2]]
+                assert pair == [("double", e.side), ("take", e.side.other)], w
+                k += 2
+                continue
+            a = actions[k]
+            k += 1
+            assert _gnubg_side(a["player"]) is e.side, f"{w}, action {k}"
+            if isinstance(e, PlayedTurn):
+                assert a["action"] == "move", f"{w}, action {k}"
+                assert sorted(a["dice"]) == sorted(e.dice), f"{w}, action {k}"
+                assert sorted(map(tuple, a["move"])) == sorted((s.start, s.end) for s in e.steps), (
+                    f"{w}, action {k}: gnubg read {a['move']} for {e.notation}"
+                )
+                assert a["board"] == [list(b) for b in gnubg_board(before, e.side)], (
+                    f"{w}, action {k}: gnubg's position before {e.notation} differs"
+                )
+                before = e.after
+                turns += 1
+            else:
+                assert a["action"] == e.kind.value, f"{w}, action {k}"
+        assert k == len(actions), f"{w}: gnubg has {len(actions) - k} more actions"
+    last = record.games[-1]
+    end = got["end"]
+    final = last.final_position()
+    assert end in ([list(b) for b in gnubg_board(final, s)] for s in Side), f"{where}: end position"
+    return len(record.games), turns
+
+
+def test_gnubg_reaches_the_same_games(imported) -> None:
+    games = turns = 0
+    for record, fmt, got in imported:
+        g, t = _compare(record, fmt, got)
+        games += g
+        turns += t
+    kinds = {
+        (type(e).__name__, getattr(e, "kind", None))
+        for record, _, _ in imported
+        for game in record.games
+        for e in game.entries
+    }
+    print(f"gnubg checked {len(imported)} files, {games} games, {turns} turns")
+    # What the generated games covered: each must be there for the test to mean something.
+    for needed in (CubeKind.TAKE, CubeKind.DROP, CubeKind.BEAVER):
+        assert ("CubeAction", needed) in kinds, needed
+    assert ("Resignation", None) in kinds
+    assert any(game.crawford for record, _, _ in imported for game in record.games)
