@@ -18,8 +18,9 @@ class Flag:
 
     ``kind``: ``illegal`` (a foul), ``misread`` (the board could not be read as any play),
     ``dice_mismatch`` (cup and camera disagree), ``dispute`` (a second valid throw for a turn
-    already decided). ``resolution`` is None while open, else ``accepted``, ``replayed``,
-    ``corrected``, ``condoned`` (the opponent threw without answering), ``first_throw_stands``.
+    already decided). ``resolution`` is None while open, else ``condoned`` (it stands: accepted,
+    or play went on without an answer), ``replayed`` (the play, or the throw, was made again) or
+    ``corrected`` (a person corrected the reading).
     """
 
     kind: str

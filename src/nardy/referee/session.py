@@ -170,6 +170,9 @@ class CameraDice:
             why = "split"
         elif any(d.value == 0 for d in dice):
             why = "unread"
+        if why == "split":
+            # The opening roll: one die each, light's in the right half (its home side).
+            dice = tuple(sorted(dice, key=lambda d: d.where != "right"))
         values = tuple(d.value for d in dice)
         return DiceThrown(t_ms, "vision", values, why is None, why)
 

@@ -553,7 +553,7 @@ class Table:
         flags = self._open_side_flags()
         if flags is not None and flags[0] is self.turn_flags and self.position == self.before:
             owner, i = flags
-            owner[i] = replace(owner[i], resolution="rethrown", by=a.by)
+            owner[i] = replace(owner[i], resolution="replayed", by=a.by)
             self.voids.append(VoidThrow(self.dice, owner[i].kind, 0))
             self.phase = "throw"
             self.dice = ()
@@ -774,7 +774,9 @@ class Table:
 
 
 def _settled(kind: str) -> str:
-    return {"dispute": "first_throw_stands", "dice_mismatch": "cup_stands"}.get(kind, "condoned")
+    """How an open side flag ends when play goes on: it stands (the first throw, the cup's
+    values, the play as made)."""
+    return "condoned"
 
 
 @dataclass(frozen=True)
