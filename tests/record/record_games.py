@@ -24,8 +24,9 @@ from nardy.record import (
     Resignation,
     Resolution,
     Result,
-    ResultKind,
     Step,
+    VoidThrow,
+    WinKind,
 )
 from nardy.rules.position import Numbering, Position, Side
 
@@ -98,18 +99,18 @@ def notation(steps: tuple[Step, ...]) -> str:
     return " ".join(f"{p(s.start)}/{p(s.end)}{'*' if s.hit else ''}" for s in steps)
 
 
-def result_kind(pos: Position, winner: Side, total: int) -> ResultKind:
+def result_kind(pos: Position, winner: Side, total: int) -> WinKind:
     loser = winner.other
     if pos.off[loser] > 0:
-        return ResultKind.SINGLE
+        return WinKind.OIN
     own, _ = pos.view(loser, Numbering.OPPOSED)
     # The loser's points 19..24 are the winner's home; 25 is the bar.
     if any(own[p] for p in range(19, 26)):
-        return ResultKind.BACKGAMMON
-    return ResultKind.GAMMON
+        return WinKind.BACKGAMMON
+    return WinKind.MARS
 
 
-MULTIPLIER = {ResultKind.SINGLE: 1, ResultKind.GAMMON: 2, ResultKind.BACKGAMMON: 3}
+MULTIPLIER = {WinKind.OIN: 1, WinKind.MARS: 2, WinKind.BACKGAMMON: 3}
 
 
 class _GameMaker:
@@ -166,7 +167,7 @@ class _GameMaker:
                         cube, owner, turned = cube * 2, side.other, True
                     else:
                         entries.append(CubeAction(side.other, CubeKind.DROP, cube))
-                        res = Result(side, ResultKind.SINGLE, Ending.DROPPED, cube, cube)
+                        res = Result(side, WinKind.OIN, Ending.DROPPED, cube, cube)
                         return self._game(start, entries, res, opening)
                 if rng.random() < resign_rate:
                     offered = rng.choice([1, 1, 2])
@@ -176,10 +177,8 @@ class _GameMaker:
                         mult = offered
                         if h.money and h.jacoby and not turned:
                             mult = 1
-                        kind = [ResultKind.SINGLE, ResultKind.GAMMON, ResultKind.BACKGAMMON][
-                            offered - 1
-                        ]
-                        res = Result(side.other, kind, Ending.RESIGNED, cube, mult * cube)
+                        kind = [WinKind.OIN, WinKind.MARS, WinKind.BACKGAMMON][offered - 1]
+                        res = Result(side.other, kind, Ending.RESIGNED, cube, mult * cube, offered)
                         return self._game(start, entries, res, opening)
                 dice = (rng.randint(1, 6), rng.randint(1, 6))
             first = False
@@ -198,7 +197,7 @@ class _GameMaker:
                 mult = MULTIPLIER[kind]
                 if h.money and h.jacoby and not turned:
                     mult = 1
-                res = Result(side, kind, Ending.BORNE_OFF, cube, mult * cube)
+                res = Result(side, kind, Ending.BORNE_OFF, cube, mult * cube, MULTIPLIER[kind])
                 return self._game(start, entries, res, opening)
             side = side.other
 
@@ -287,7 +286,8 @@ def long_nardy_record() -> Record:
             (Step(24, 18, 6), Step(18, 13, 5)),
             "24/13",
             p1,
-            (Flag("dice split across the halves", Resolution.REPLAYED, "thrown again"),),
+            (Flag("two checkers left the head", Resolution.REPLAYED, by=Side.DARK),),
+            (VoidThrow((6, 0), "a die cocked against the rim"),),
         ),
         PlayedTurn(Side.DARK, (3, 1), (Step(24, 21, 3), Step(21, 20, 1)), "24/20", p2),
         PlayedTurn(
@@ -308,3 +308,19 @@ def long_nardy_record() -> Record:
     )
     game = Game(1, (0, 0), start, turns, None, False, Opening(((4, 2),)))
     return Record(header, (game,))
+
+
+def referee_records() -> list[Record]:
+    """Records the referee itself made, on its stand-in rules (``tests/referee``): a money game
+    with a cube taken and dropped and an illegal play replayed."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "referee"))
+    from referee_feeder import LEGAL, SETUP, session
+    from referee_stand_in import rules
+
+    from nardy.referee.export import record_of
+    from nardy.referee.table import fold
+
+    return [record_of(fold(SETUP, session(), rules(LEGAL)))]

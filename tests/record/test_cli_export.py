@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -46,3 +47,15 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path) -> None:
         assert r.returncode == 2
         assert len(r.stderr.strip().splitlines()) == 1, r.stderr
         assert "Traceback" not in r.stderr
+
+
+def test_export_reads_the_referee_record_and_says_what_it_lacks(tmp_path) -> None:
+    referee_json = {
+        "setup": {"variant": "backgammon", "players": {"light": "A", "dark": "B"}},
+        "games": [{"number": 1, "turns": [{"number": 1}]}],
+    }
+    src = tmp_path / "replayed.json"
+    src.write_text(json.dumps(referee_json))
+    r = _nardy("export", str(src), "--to", "mat")
+    assert r.returncode == 2
+    assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr

@@ -15,7 +15,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from record_games import gnubg_board, make_record
+from record_games import gnubg_board, make_record, referee_records
 
 from nardy.record import CubeAction, CubeKind, Ending, PlayedTurn, Record, Resignation
 from nardy.record.mat import write_mat
@@ -55,8 +55,7 @@ def _records() -> list[Record]:
         specs.append(dict(seed=seed, variant=variant, match_to=3, cube_rate=0.04))
     specs.append(dict(seed=30, match_to=1, cube_rate=0.05))
     records = []
-    for i, spec in enumerate(specs):
-        r = make_record(**spec)
+    for i, r in enumerate([*(make_record(**spec) for spec in specs), *referee_records()]):
         # Names that differ per record tell one import from a stale one.
         header = r.header.__class__(**{**_fields(r.header), "players": (f"Light{i}", f"Dark{i}")})
         records.append(Record(header, r.games))

@@ -17,7 +17,7 @@ from nardy.record import (
     Record,
     RecordError,
     Result,
-    ResultKind,
+    WinKind,
     dumps,
     loads,
     record_from_json,
@@ -58,8 +58,14 @@ def test_long_nardy_with_flags_reads_back() -> None:
     assert back.header.options["home_mars"] == 2
     entries = json.loads(text)["games"][0]["entries"]
     assert entries[0]["flags"] == [
-        {"reason": "dice split across the halves", "resolution": "replayed", "note": "thrown again"}
+        {
+            "kind": "illegal",
+            "reason": "two checkers left the head",
+            "resolution": "replayed",
+            "by": "dark",
+        }
     ]
+    assert entries[0]["void_throws"] == [{"values": [6, 0], "why": "a die cocked against the rim"}]
     assert entries[2]["flags"][0]["resolution"] == "condoned"
     assert back.games[0].result is None  # still being played
 
@@ -127,10 +133,26 @@ def test_a_drop_and_its_result_agree() -> None:
         CubeAction(Side.DARK, CubeKind.DROP, 1),
     )
     header = Header("backgammon", ("A", "B"), stake=1)
-    ok = Result(Side.LIGHT, ResultKind.SINGLE, Ending.DROPPED, 1, 1)
+    ok = Result(Side.LIGHT, WinKind.OIN, Ending.DROPPED, 1, 1)
     record = Record(header, (Game(1, (0, 0), start, entries, ok),))
     assert loads(dumps(record)) == record
     assert record.ledger()[-1].balance == 1
-    wrong = Result(Side.DARK, ResultKind.SINGLE, Ending.DROPPED, 1, 1)
+    wrong = Result(Side.DARK, WinKind.OIN, Ending.DROPPED, 1, 1)
     with pytest.raises(RecordError, match="drop"):
         loads(dumps(Record(header, (Game(1, (0, 0), start, entries, wrong),))))
+
+
+def test_a_foul_let_stand_need_not_fit_the_dice() -> None:
+    data = record_to_json(long_nardy_record())
+    turn = data["games"][0]["entries"][2]
+    # Light's 24/21 with 2-1: no die makes it, but the opponent let it stand.
+    turn["steps"] = [[24, 21, 0, False], [24, 23, 1, False]]
+    turn["play"] = "24/21 24/23"
+    after = Position.from_json(turn["after"])
+    points = list(after.points)
+    points[21], points[20] = 0, 1
+    turn["after"] = Position(tuple(points), after.bar, after.off).to_json()
+    assert record_from_json(data).games[0].entries[2].foul_stands
+    turn["flags"] = []
+    with pytest.raises(RecordError, match="die 0"):
+        record_from_json(data)

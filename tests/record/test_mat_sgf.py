@@ -72,7 +72,7 @@ def test_sgf_crawford_game_and_result() -> None:
     for game, tree in zip(record.games, trees, strict=True):
         r = game.result
         colour = "W" if r.winner.name == "LIGHT" else "B"
-        resigned = "R" if r.ending.value != "borne_off" else ""
+        resigned = "R" if r.ending.value == "resigned" else ""
         assert f"RE[{colour}+{r.points}{resigned}]" in tree
         assert ("RU[Crawford:CrawfordGame]" in tree) == game.crawford
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from nardy.cli.common import UsageError
 
@@ -15,29 +17,65 @@ FORMATS = ("mat", "sgf", "json")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "source", metavar="RECORD", help="a JSON record (as `nardy replay --json` prints)"
+        "source",
+        metavar="RECORD",
+        help="a JSON record, the output of `nardy replay --json`, or a recorded session folder",
     )
     parser.add_argument("--to", choices=FORMATS, required=True, help="the format to write")
     parser.add_argument("-o", "--output", metavar="OUT", help="the file to write (default: stdout)")
+    parser.add_argument(
+        "--truth-frames",
+        action="store_true",
+        help="for a session folder: read each frame's truth instead of its pixels (fixtures)",
+    )
 
 
-def load_record(source: str):
-    """The record ``source`` names. A new kind of source (the referee's SQLite store) is one
-    more branch here; the writers do not change."""
-    from nardy.record import RecordError, loads
+def load_record(source: str, *, truth_frames: bool = False) -> Any:
+    """The record ``source`` names: a folder is replayed by the referee; a JSON file is our
+    record or the referee's. Another kind of source (the referee's SQLite store) is one more
+    branch here; the writers do not change."""
+    from nardy.record import RecordError, record_from_json
 
     path = Path(source)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise UsageError(f"cannot read {source}: {getattr(e, 'strerror', None) or e}") from None
-    try:
-        return loads(text)
+        if path.is_dir():
+            return _replayed(path, truth_frames)
+        data = _json(path)
+        if isinstance(data, dict) and "setup" in data:
+            from nardy.referee.export import to_record
+
+            return to_record(data)
+        return record_from_json(data)
     except RecordError as e:
         raise UsageError(f"{source}: {e}") from None
 
 
-def render(record, fmt: str) -> str:
+def _json(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise UsageError(f"{path}: not JSON: {e.msg} (line {e.lineno})") from None
+
+
+def _replayed(folder: Path, truth_frames: bool) -> Any:
+    from nardy.referee.events import EventError
+    from nardy.referee.export import record_of
+    from nardy.referee.session import SessionError, replay
+    from nardy.referee.setup import SetupError
+    from nardy.rules.errors import RulesError
+
+    try:
+        table = replay(folder, truth_frames=truth_frames)
+    except (SessionError, SetupError, EventError, RulesError) as e:
+        raise UsageError(str(e)) from None
+    return record_of(table)
+
+
+def render(record: Any, fmt: str) -> str:
     from nardy.record import RecordError, dumps
     from nardy.record.mat import write_mat
     from nardy.record.sgf import write_sgf
@@ -50,7 +88,7 @@ def render(record, fmt: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    text = render(load_record(args.source), args.to)
+    text = render(load_record(args.source, truth_frames=args.truth_frames), args.to)
     if args.output:
         try:
             Path(args.output).write_text(text, encoding="utf-8")

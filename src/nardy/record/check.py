@@ -18,7 +18,7 @@ from nardy.record.model import (
     Record,
     RecordError,
     Resignation,
-    ResultKind,
+    WinKind,
     apply_steps,
     numbering_of,
     score_after,
@@ -78,7 +78,8 @@ def _check_game(record: Record, game: Game, path: str) -> None:
         if isinstance(e, PlayedTurn):
             if pending is not None:
                 raise RecordError(f"{p}: a turn played while a double waits for an answer")
-            _check_steps(e, p)
+            if not e.foul_stands:
+                _check_steps(e, p)
             if not e.corrected:
                 try:
                     played = apply_steps(before, e.side, e.steps, numbering)
@@ -154,7 +155,7 @@ def _check_result(
         if ended is not None:
             raise RecordError(f"{p}: missing, but the game ended at entries[{ended}]")
         return
-    if r.kind is ResultKind.DRAW:
+    if r.kind is WinKind.DRAW:
         if r.winner is not None:
             raise RecordError(f"{p}: a draw has no winner")
         return

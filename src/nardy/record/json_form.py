@@ -13,8 +13,8 @@ Written to be read by a person as much as by a program::
                    "after": {position}, "flags": [{"reason": ..., "resolution": "condoned"}]},
                   {"cube": "double", "by": "dark", "value": 2},
                   {"resign": "light", "points": 1, "accepted": true}],
-                "result": {"winner": "dark", "kind": "single", "ending": "resigned",
-                           "cube": 2, "points": 2}}],
+                "result": {"winner": "dark", "kind": "oin", "ending": "resigned",
+                           "multiplier": 1, "cube": 2, "points": 2}}],
      "score": [0, 2]}                      (a match) or "ledger": [...] (a money session)
 
 A step is ``[from, to, die, hit]`` in the mover's numbering (25 the bar, 0 off). Positions are
@@ -42,8 +42,9 @@ from nardy.record.model import (
     Resignation,
     Resolution,
     Result,
-    ResultKind,
     Step,
+    VoidThrow,
+    WinKind,
 )
 from nardy.rules.errors import RulesError
 from nardy.rules.position import Position, Side
@@ -142,9 +143,21 @@ def _game_to_json(g: Game) -> dict[str, Any]:
             "winner": None if r.winner is None else str(r.winner),
             "kind": r.kind.value,
             "ending": r.ending.value,
+            "multiplier": r.multiplier,
             "cube": r.cube,
             "points": r.points,
         }
+    return data
+
+
+def _flag_to_json(f: Flag) -> dict[str, Any]:
+    data: dict[str, Any] = {"kind": f.kind, "reason": f.reason, "resolution": f.resolution.value}
+    if f.nearest:
+        data["nearest"] = list(f.nearest)
+    if f.by is not None:
+        data["by"] = str(f.by)
+    if f.note:
+        data["note"] = f.note
     return data
 
 
@@ -158,11 +171,9 @@ def _entry_to_json(e: Entry) -> dict[str, Any]:
             "after": e.after.to_json(),
         }
         if e.flags:
-            data["flags"] = [
-                {"reason": f.reason, "resolution": f.resolution.value}
-                | ({"note": f.note} if f.note else {})
-                for f in e.flags
-            ]
+            data["flags"] = [_flag_to_json(f) for f in e.flags]
+        if e.void_throws:
+            data["void_throws"] = [{"values": list(v.values), "why": v.why} for v in e.void_throws]
         return data
     if isinstance(e, CubeAction):
         return {"cube": e.kind.value, "by": str(e.side), "value": e.value}
@@ -354,18 +365,34 @@ class _Reader:
                     Step(
                         self.int(a[0], p, 1, 25),
                         self.int(a[1], p, 0, 24),
-                        self.int(a[2], p, 1, 6),
+                        self.int(a[2], p, 0, 6),
                         self.bool(a[3], p),
                     )
                 )
             flags = []
             for i, f in enumerate(self.array(e.get("flags", []), f"{path}.flags")):
                 fo, p = self.obj(f, f"{path}.flags[{i}]"), f"{path}.flags[{i}]"
+                nearest = self.array(fo.get("nearest", []), f"{p}.nearest")
                 flags.append(
                     Flag(
-                        self.str(self.get(fo, "reason", p), f"{p}.reason"),
-                        self.enum(Resolution, fo.get("resolution", "pending"), f"{p}.resolution"),
-                        self.str(fo.get("note"), f"{p}.note", optional=True),
+                        reason=self.str(self.get(fo, "reason", p), f"{p}.reason"),
+                        resolution=self.enum(
+                            Resolution, fo.get("resolution", "pending"), f"{p}.resolution"
+                        ),
+                        kind=self.str(fo.get("kind", "illegal"), f"{p}.kind"),
+                        nearest=tuple(self.str(n, f"{p}.nearest") for n in nearest),
+                        by=self.side(fo.get("by"), f"{p}.by", optional=True),
+                        note=self.str(fo.get("note"), f"{p}.note", optional=True),
+                    )
+                )
+            voids = []
+            for i, v in enumerate(self.array(e.get("void_throws", []), f"{path}.void_throws")):
+                vo, p = self.obj(v, f"{path}.void_throws[{i}]"), f"{path}.void_throws[{i}]"
+                values = self.array(self.get(vo, "values", p), f"{p}.values")
+                voids.append(
+                    VoidThrow(
+                        tuple(self.int(x, f"{p}.values", 0, 6) for x in values),
+                        self.str(self.get(vo, "why", p), f"{p}.why"),
                     )
                 )
             return PlayedTurn(
@@ -378,6 +405,7 @@ class _Reader:
                 notation=self.str(e.get("play", ""), f"{path}.play"),
                 after=self.position(self.get(e, "after", path), f"{path}.after"),
                 flags=tuple(flags),
+                void_throws=tuple(voids),
             )
         if "cube" in e:
             return CubeAction(
@@ -399,8 +427,9 @@ class _Reader:
         r = self.obj(v, path)
         return Result(
             winner=self.side(r.get("winner"), f"{path}.winner", optional=True),
-            kind=self.enum(ResultKind, self.get(r, "kind", path), f"{path}.kind"),
+            kind=self.enum(WinKind, self.get(r, "kind", path), f"{path}.kind"),
             ending=self.enum(Ending, self.get(r, "ending", path), f"{path}.ending"),
             cube=self.int(self.get(r, "cube", path), f"{path}.cube", 1),
             points=self.num(self.get(r, "points", path), f"{path}.points"),
+            multiplier=self.int(r.get("multiplier", 1), f"{path}.multiplier", 1, 3),
         )

@@ -17,6 +17,7 @@ from types import MappingProxyType
 from typing import Any
 
 from nardy.rules.position import Numbering, Position, Side
+from nardy.rules.result import Ending, WinKind
 
 BAR = 25
 OFF = 0
@@ -29,14 +30,24 @@ class RecordError(ValueError):
 class Resolution(enum.Enum):
     """How a flag on a turn was settled."""
 
-    #: Not settled yet (a live table; the opponent has not answered).
+    #: Not settled yet (a live table; nobody has answered).
     PENDING = "pending"
     #: The opponent accepted the play as it stands.
+    ACCEPTED = "accepted"
+    #: The opponent threw without answering, which accepts the play (``RULES.md``).
     CONDONED = "condoned"
     #: The opponent demanded a replay; the turn recorded is the play made afterwards.
     REPLAYED = "replayed"
     #: A person corrected the position the camera read; the recorded position is the corrected one.
     CORRECTED = "corrected"
+    #: Two valid throws for one turn: the first stands.
+    FIRST_THROW_STANDS = "first_throw_stands"
+    #: The cup and the camera disagreed on a throw: the cup's values stand.
+    CUP_STANDS = "cup_stands"
+
+
+#: Resolutions after which a play that broke the rules stands in the record.
+STANDS = frozenset({Resolution.ACCEPTED, Resolution.CONDONED, Resolution.PENDING})
 
 
 class CubeKind(enum.Enum):
@@ -46,28 +57,12 @@ class CubeKind(enum.Enum):
     BEAVER = "beaver"
 
 
-class ResultKind(enum.Enum):
-    """The kind of win, in international words (oin = single, mars = gammon)."""
-
-    SINGLE = "single"
-    GAMMON = "gammon"
-    BACKGAMMON = "backgammon"
-    #: Long nardy's "home mars" when the variant pays it apart from a plain mars.
-    HOME_MARS = "home_mars"
-    DRAW = "draw"
-
-
-class Ending(enum.Enum):
-    """How the game stopped."""
-
-    BORNE_OFF = "borne_off"
-    RESIGNED = "resigned"
-    DROPPED = "dropped"
-
-
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One checker moved by one die, in the mover's numbering (25 the bar, 0 off)."""
+    """One checker moved by one die, in the mover's numbering (25 the bar, 0 off).
+
+    ``die`` 0 is a step no die of the throw makes: part of a foul that was let stand.
+    """
 
     start: int
     end: int
@@ -77,12 +72,28 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class Flag:
-    """Something the referee flagged on a turn, in words a player understands, and its outcome."""
+    """Something the referee flagged on a turn, in words a player understands, and its outcome.
+
+    ``kind``: ``illegal`` (a foul), ``misread`` (the board could not be read as any play),
+    ``dice_mismatch`` (cup and camera disagree), ``dispute`` (a second throw for a decided turn).
+    """
 
     reason: str
     resolution: Resolution = Resolution.PENDING
-    #: Who settled it or what was done ("replayed: 13/7 8/7 was played at first").
+    kind: str = "illegal"
+    #: The legal plays nearest to what was seen, in GNU notation.
+    nearest: tuple[str, ...] = ()
+    #: Who settled it.
+    by: Side | None = None
     note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class VoidThrow:
+    """A throw that did not count (cocked, split, off the board, out of turn)."""
+
+    values: tuple[int, ...]
+    why: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,10 +107,16 @@ class PlayedTurn:
     notation: str
     after: Position
     flags: tuple[Flag, ...] = ()
+    void_throws: tuple[VoidThrow, ...] = ()
 
     @property
     def corrected(self) -> bool:
         return any(f.resolution is Resolution.CORRECTED for f in self.flags)
+
+    @property
+    def foul_stands(self) -> bool:
+        """A play flagged illegal that was let stand: it need not be legal, nor fit the dice."""
+        return any(f.kind == "illegal" and f.resolution in STANDS for f in self.flags)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,16 +143,18 @@ Entry = PlayedTurn | CubeAction | Resignation
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """``points`` won by ``winner`` (kind × cube, as the variant and its options count them).
+    """``points`` won by ``winner``: the kind's ``multiplier`` (the variant's scoring table)
+    times the ``cube``, as the session's rules count them (Jacoby, ``mars_with_cube``).
 
     A draw has no winner and scores ``points`` (a half) to each side.
     """
 
     winner: Side | None
-    kind: ResultKind
+    kind: WinKind
     ending: Ending
     cube: int
     points: float
+    multiplier: int = 1
 
 
 @dataclass(frozen=True, slots=True)

@@ -67,7 +67,7 @@ def _game_tree(record: Record, game: Game) -> str:
         props.append(f"RU[{':'.join(rules)}]")
     r = game.result
     if r is not None and r.winner is not None:
-        resigned = "R" if r.ending is not Ending.BORNE_OFF else ""
+        resigned = "R" if r.ending is Ending.RESIGNED else ""
         props.append(f"RE[{_COLOUR[r.winner]}+{_int(r.points)}{resigned}]")
     note = variant_note(h.variant)
     if note:

@@ -1,0 +1,242 @@
+"""The referee's record (``Table.record()``, what ``nardy replay --json`` prints) as a
+:class:`nardy.record.Record`: the one model the exports, the dashboard's downloads and the
+project's JSON record share.
+
+The referee keeps a turn as its notation and the position after it; the record wants the steps
+with their dice and hits. They are read back from the notation against the position before the
+turn. A step no die of the throw makes (a foul let stand) gets die 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from nardy.record import (
+    CubeAction,
+    CubeKind,
+    Ending,
+    Entry,
+    Flag,
+    Game,
+    Header,
+    Opening,
+    PlayedTurn,
+    Record,
+    RecordError,
+    Resignation,
+    Resolution,
+    Result,
+    Step,
+    VoidThrow,
+    WinKind,
+    check,
+    score_after,
+)
+from nardy.record.model import BAR, OFF, apply_steps, numbering_of
+from nardy.referee.notation import NotationError, parse_play
+from nardy.rules.position import Numbering, Position, Side
+
+_CUBE = {"offer": CubeKind.DOUBLE, "double": CubeKind.DOUBLE, "take": CubeKind.TAKE,
+         "drop": CubeKind.DROP, "beaver": CubeKind.BEAVER}  # fmt: skip
+
+
+def record_of(table: Any) -> Record:
+    """The record of a live or replayed :class:`~nardy.referee.table.Table` (or ``LiveTable``)."""
+    inner = getattr(table, "table", table)
+    return to_record(inner.record(), inner.variant.start())
+
+
+def to_record(data: Mapping[str, Any], start: Position | None = None) -> Record:
+    """Convert the referee's record dict; ``start`` defaults to the variant's starting position.
+
+    Raises :class:`~nardy.record.RecordError` when the dict does not make a consistent record.
+    """
+    try:
+        setup = data["setup"]
+        variant = str(setup["variant"])
+        options = dict(setup.get("options") or {})
+        players = setup["players"]
+        header = Header(
+            variant=variant,
+            players=(str(players["light"]), str(players["dark"])),
+            match_to=setup.get("match_to"),
+            stake=setup.get("stake"),
+            currency=setup.get("currency"),
+            options=options,
+            crawford=bool(options.get("crawford", False)),
+            jacoby=bool(options.get("jacoby", False)),
+            beaver=bool(options.get("beavers", False)),
+            cube_limit=options.get("cube_limit"),
+        )
+        if start is None:
+            start = _start_of(variant, options)
+        games: list[Game] = []
+        score: tuple[float, float] = (0, 0)
+        for g in data["games"]:
+            game = _game(g, header, start, score)
+            games.append(game)
+            score = score_after(game)
+    except (KeyError, TypeError, ValueError) as e:
+        if isinstance(e, RecordError):
+            raise
+        raise RecordError(f"not a referee record: {type(e).__name__} {e}") from None
+    record = Record(header, tuple(games))
+    check(record)
+    return record
+
+
+def _start_of(variant: str, options: Mapping[str, Any]) -> Position:
+    try:
+        from nardy.rules.variant import get_variant
+    except ImportError:
+        raise RecordError("the rules engine has no variants yet: pass the start position") from None
+    return get_variant(variant, **dict(options)).start()
+
+
+def _game(g: Mapping[str, Any], header: Header, start: Position, score) -> Game:
+    numbering = numbering_of(header.variant)
+    before = start
+    cube_actions = sorted(g.get("cube_actions", []), key=lambda c: c["before_turn"])
+    entries: list[Entry] = []
+    cube, pending = 1, None
+
+    def cube_entries(upto: int | None) -> None:
+        nonlocal cube, pending
+        while cube_actions and (upto is None or cube_actions[0]["before_turn"] <= upto):
+            c = cube_actions.pop(0)
+            kind, side = _CUBE[c["kind"]], Side.parse(c["by"])
+            # Values are recomputed from the sequence: the record says what each action leaves.
+            if kind is CubeKind.DOUBLE:
+                pending = int(c["value"])
+                entries.append(CubeAction(side, kind, pending))
+            elif kind is CubeKind.TAKE:
+                cube, pending = pending or cube, None
+                entries.append(CubeAction(side, kind, cube))
+            elif kind is CubeKind.BEAVER:
+                cube, pending = int(c["value"]), None
+                entries.append(CubeAction(side, kind, cube))
+            else:
+                entries.append(CubeAction(side, kind, cube))
+
+    for t in g["turns"]:
+        cube_entries(int(t["number"]))
+        side = Side.parse(t["player"])
+        after = Position.from_json(t["position"])
+        dice = tuple(int(d) for d in t["dice"])
+        flags = tuple(_flag(f) for f in t.get("flags", []))
+        steps = _steps(before, side, numbering, str(t["play"]), dice, after)
+        voids = tuple(
+            VoidThrow(tuple(int(v) for v in x["values"]), str(x["why"]))
+            for x in t.get("void_throws", [])
+        )
+        entries.append(
+            PlayedTurn(side, (dice[0], dice[-1]), steps, str(t["play"]), after, flags, voids)
+        )
+        before = after
+    cube_entries(None)
+    result = None
+    r = g.get("result")
+    if r is not None:
+        winner = None if r.get("winner") is None else Side.parse(r["winner"])
+        ending = Ending(r["ending"])
+        if ending is Ending.RESIGNED and winner is not None:
+            entries.append(Resignation(winner.other, int(r["multiplier"]), True))
+        result = Result(
+            winner, WinKind(r["kind"]), ending, int(r["cube"]), r["points"], int(r["multiplier"])
+        )
+    opening = tuple(g.get("opening") or ())
+    return Game(
+        number=int(g["number"]),
+        score=score,
+        start=start,
+        entries=tuple(entries),
+        result=result,
+        crawford=bool(g.get("crawford", False)),
+        opening=Opening(((opening[0], opening[1]),)) if len(opening) == 2 else None,
+    )
+
+
+def _flag(f: Mapping[str, Any]) -> Flag:
+    return Flag(
+        reason=str(f["reason"]),
+        resolution=Resolution(f.get("resolution") or "pending"),
+        kind=str(f.get("kind", "illegal")),
+        nearest=tuple(str(n) for n in f.get("nearest", ())),
+        by=None if f.get("by") in (None, "director") else Side.parse(f["by"]),
+    )
+
+
+def _steps(
+    before: Position,
+    side: Side,
+    numbering: Numbering,
+    play: str,
+    dice: Sequence[int],
+    after: Position,
+) -> tuple[Step, ...]:
+    """The steps of ``play``: a move the notation runs together ("24/14" for 6-4) is split into
+    one step per die, in the order that leads to ``after`` (landing on a blot hits it)."""
+    try:
+        moves = parse_play(play)
+    except NotationError as e:
+        raise RecordError(f"play {play!r}: {e}") from None
+    left = [dice[0]] * 4 if len(set(dice)) == 1 else list(dice)
+    fallback = None
+    for dies in _die_sequences(moves, left):
+        steps = _with_hits(before, side, numbering, dies)
+        fallback = fallback or steps
+        try:
+            if apply_steps(before, side, steps, numbering) == after:
+                return steps
+        except ValueError:
+            continue
+    # A foul let stand or a corrected position: the moves as written, dice where they fit.
+    return fallback or tuple(Step(a, b, 0) for a, b in moves)
+
+
+def _die_sequences(moves: list[tuple[int, int]], left: list[int]):
+    """Every way to play ``moves`` with the dice ``left``: lists of (start, end, die)."""
+    if not moves:
+        yield []
+        return
+    (a, b), rest = moves[0], moves[1:]
+    for split, remaining in _splits(a, b, left):
+        for tail in _die_sequences(rest, remaining):
+            yield split + tail
+
+
+def _splits(a: int, b: int, left: list[int], top: bool = True):
+    """One checker from ``a`` to ``b`` by one die of ``left``, or by several, landing between."""
+    direct = [d for d in sorted(set(left)) if a - d == b or (b == OFF and a - d < 0)]
+    for die in direct:
+        rest = list(left)
+        rest.remove(die)
+        yield [(a, b, die)], rest
+    found = bool(direct)
+    for die in sorted(set(left)):
+        mid = a - die
+        if mid > b and mid > 0:
+            rest = list(left)
+            rest.remove(die)
+            for tail, remaining in _splits(mid, b, rest, top=False):
+                found = True
+                yield [(a, mid, die), *tail], remaining
+    if top and not found:
+        # Nothing fits: a step the dice do not make (a foul), die 0.
+        yield [(a, b, 0)], list(left)
+
+
+def _with_hits(
+    before: Position, side: Side, numbering: Numbering, dies: list[tuple[int, int, int]]
+) -> tuple[Step, ...]:
+    own, theirs = (list(v) for v in before.view(side, numbering))
+    steps = []
+    for a, b, die in dies:
+        hit = numbering is Numbering.OPPOSED and b not in (BAR, OFF) and theirs[b] == 1
+        if hit:
+            theirs[b], theirs[BAR] = 0, theirs[BAR] + 1
+        own[a] -= 1
+        own[b] += 1
+        steps.append(Step(a, b, die, hit))
+    return tuple(steps)
