@@ -27,6 +27,7 @@ from nardy.record import (
     Step,
     VoidThrow,
     WinKind,
+    apply_steps,
 )
 from nardy.rules.position import Numbering, Position, Side
 
@@ -129,7 +130,7 @@ class _GameMaker:
         n = self.h.match_to
         return n is None or max(self.score) < n  # post-Crawford doubles are allowed
 
-    def play(self, cube_rate: float, resign_rate: float) -> Game:
+    def play(self, cube_rate: float, resign_rate: float, foul_rate: float = 0) -> Game:
         rng, h = self.rng, self.h
         pos = start_position(h.variant)
         total = pos.checkers(Side.LIGHT)
@@ -190,7 +191,15 @@ class _GameMaker:
                 after = from_gnubg_board(gnubg_nn.boardfromkey(key), side, total)
             else:
                 steps, after = (), pos
-            entries.append(PlayedTurn(side, dice, steps, notation(steps), after))
+            flags: tuple[Flag, ...] = ()
+            if len(steps) >= 2 and rng.random() < foul_rate:
+                # A foul the opponent lets stand: the last die left unplayed.
+                steps = steps[:-1]
+                after = apply_steps(pos, side, steps, Numbering.OPPOSED)
+                flags = (
+                    Flag("the whole throw must be played", Resolution.ACCEPTED, by=side.other),
+                )
+            entries.append(PlayedTurn(side, dice, steps, notation(steps), after, flags))
             pos = after
             if pos.off[side] == total:
                 kind = result_kind(pos, side, total)
@@ -218,6 +227,7 @@ def make_record(
     games: int = 3,
     cube_rate: float = 0.08,
     resign_rate: float = 0.01,
+    foul_rate: float = 0,
     **header_options,
 ) -> Record:
     """A whole match to ``match_to`` (or ``games`` money games when ``match_to`` is None)."""
@@ -249,7 +259,7 @@ def make_record(
         )
         crawford_done = crawford_done or crawford
         game = _GameMaker(rng, header, len(played) + 1, score, crawford).play(
-            cube_rate, resign_rate
+            cube_rate, resign_rate, foul_rate
         )
         played.append(game)
         r = game.result

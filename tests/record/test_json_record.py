@@ -91,7 +91,7 @@ def test_a_corrected_position_need_not_follow_from_the_steps() -> None:
 
 
 def _broken(edit) -> str:
-    data = record_to_json(make_record(3, match_to=5))
+    data = record_to_json(make_record(6, match_to=5))  # four games, the last after Crawford
     edit(data)
     with pytest.raises(RecordError) as e:
         record_from_json(data)

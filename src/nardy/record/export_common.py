@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from nardy.record.model import (
     BACKGAMMON_FAMILY,
+    PlayedTurn,
     Record,
     RecordError,
     apply_steps,
     numbering_of,
 )
+from nardy.rules.position import Numbering, Position
 
 #: Short nardy played on a backgammon board under rules gnubg does not know. Written as
 #: backgammon with this note; an analysis of such a file misses what the note says.
@@ -33,7 +35,21 @@ def variant_note(variant: str) -> str | None:
     return NOTES.get(variant)
 
 
-def check_exportable(record: Record, fmt: str) -> None:
+def set_by_hand(before: Position, turn: PlayedTurn, numbering: Numbering) -> bool:
+    """Whether ``turn`` must reach gnubg as a position rather than a move: a foul let stand
+    (gnubg refuses an illegal move), or a corrected position its steps do not lead to."""
+    if turn.foul_stands:
+        return True
+    if not turn.corrected:
+        return False
+    try:
+        return apply_steps(before, turn.side, turn.steps, numbering) != turn.after
+    except RecordError:
+        return True
+
+
+def check_exportable(record: Record, fmt: str, *, positions: bool = False) -> None:
+    """Refuse what ``fmt`` cannot hold; ``positions``: the format can set a position by hand."""
     h = record.header
     if h.variant not in BACKGAMMON_FAMILY:
         raise ExportError(f"{fmt} holds the backgammon family only; write {h.variant!r} as JSON")
@@ -41,11 +57,11 @@ def check_exportable(record: Record, fmt: str) -> None:
     for g in record.games:
         before = g.start
         for e in g.turns:
-            # A position a person set by hand that the steps do not reach: the file, which
-            # holds only the steps, would lead gnubg elsewhere.
-            if e.corrected and apply_steps(before, e.side, e.steps, numbering) != e.after:
+            if not positions and set_by_hand(before, e, numbering):
+                what = "a foul let stand" if e.foul_stands else "a position set by hand"
                 raise ExportError(
-                    f"{fmt} cannot hold a position set by hand (game {g.number}, {e.notation!r})"
+                    f"{fmt} cannot hold {what} (game {g.number}, {e.side} {e.notation!r}); "
+                    "write SGF or JSON"
                 )
             before = e.after
         if g.result is not None and g.result.winner is None:

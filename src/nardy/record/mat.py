@@ -6,6 +6,8 @@ whose game headers carry the running points.
 
 What the format cannot say, and is left out: flags and their resolution, rejected
 resignations, the opening roll's ties, the stake and currency (they stay in the JSON record).
+A foul let stand or a position set by hand cannot be said at all (gnubg would refuse the move):
+such a record is refused with :class:`~nardy.record.export_common.ExportError`; write SGF.
 """
 
 from __future__ import annotations

@@ -6,13 +6,15 @@ per step, from gnubg's conventions: for White point p is the letter ``a + p - 1`
 ``drop``; a beaver is written as gnubg keeps it, a redouble by the doubled player (``double``)
 and the doubler's ``take``. ``RE[W+2]`` is the result, ``R`` after it a resignation.
 
-Left out, as in the .mat: flags, rejected resignations, the stake.
+A turn gnubg would refuse as a move (a foul let stand, a position corrected by hand) is written
+as gnubg's "set board" node: the position it left, the opponent on roll, and a comment with the
+throw, the play and the flag. Left out: other flags, rejected resignations, the stake.
 """
 
 from __future__ import annotations
 
 from nardy import __version__
-from nardy.record.export_common import check_exportable, variant_note
+from nardy.record.export_common import check_exportable, set_by_hand, variant_note
 from nardy.record.model import (
     BAR,
     OFF,
@@ -22,8 +24,9 @@ from nardy.record.model import (
     Game,
     PlayedTurn,
     Record,
+    numbering_of,
 )
-from nardy.rules.position import Side
+from nardy.rules.position import Numbering, Side
 
 #: What gnubg puts in ``RU`` for a variation other than standard backgammon.
 RULES_VARIATION = {"nackgammon": "Nackgammon", "hypergammon": "Hypergammon3"}
@@ -32,7 +35,7 @@ _COLOUR = {Side.LIGHT: "W", Side.DARK: "B"}
 
 def write_sgf(record: Record) -> str:
     """The whole match or session as SGF text, as gnubg's ``load match`` reads it."""
-    check_exportable(record, "SGF")
+    check_exportable(record, "SGF", positions=True)
     return "".join(_game_tree(record, g) for g in record.games)
 
 
@@ -73,10 +76,16 @@ def _game_tree(record: Record, game: Game) -> str:
     if note:
         props.append(f"GC[{_text(note)}]")
     nodes = ["(;" + "".join(props)]
+    numbering = numbering_of(h.variant)
+    before = game.start
     for e in game.entries:
         if isinstance(e, PlayedTurn):
-            moves = "".join(_point(s.start, e.side) + _point(s.end, e.side) for s in e.steps)
-            nodes.append(f";{_COLOUR[e.side]}[{e.dice[0]}{e.dice[1]}{moves}]")
+            if set_by_hand(before, e, numbering):
+                nodes.append(_set_board(e))
+            else:
+                moves = "".join(_point(s.start, e.side) + _point(s.end, e.side) for s in e.steps)
+                nodes.append(f";{_COLOUR[e.side]}[{e.dice[0]}{e.dice[1]}{moves}]")
+            before = e.after
         elif isinstance(e, CubeAction):
             if e.kind is CubeKind.BEAVER:
                 # gnubg has no beaver node: it keeps a beaver as a redouble by the doubled
@@ -86,6 +95,25 @@ def _game_tree(record: Record, game: Game) -> str:
             else:
                 nodes.append(f";{_COLOUR[e.side]}[{e.kind.value}]")
     return "\n".join(nodes) + ")\n"
+
+
+def _set_board(turn: PlayedTurn) -> str:
+    """A turn gnubg would refuse as a move, given as the position it left (gnubg's "set board"
+    node), with a comment saying what was played and why.
+
+    As gnubg writes it: ``PL`` names the side on roll, ``AW`` holds that side's checkers (letters
+    from ``a`` in its own numbering) and ``AB`` the other side's (letters from ``x``), whatever
+    their colours.
+    """
+    on_roll = turn.side.other
+    own, _ = turn.after.view(on_roll, Numbering.OPPOSED)
+    other, _ = turn.after.view(turn.side, Numbering.OPPOSED)
+    aw = "".join(f"[{_point(p, Side.LIGHT)}]" * own[p] for p in range(1, 26))
+    ab = "".join(f"[{_point(p, Side.DARK)}]" * other[p] for p in range(1, 26))
+    flags = "; ".join(f"{f.reason} ({f.resolution.value})" for f in turn.flags)
+    said = f"{turn.side} threw {turn.dice[0]}-{turn.dice[1]} and played {turn.notation}: {flags}"
+    node = f";PL[{_COLOUR[on_roll]}]AE[a:y]" + (f"AW{aw}" if aw else "") + (f"AB{ab}" if ab else "")
+    return node + f"C[{_text(said)}]"
 
 
 def _point(p: int, side: Side) -> str:
