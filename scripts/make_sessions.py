@@ -11,8 +11,9 @@ the buttons in ``actions.jsonl``. Beside them:
 - ``frames_truth.jsonl``: what each frame shows (the ``nardy detect`` form from the renderer), so
   a session can also be replayed with a stand-in for vision (``nardy replay --truth-frames``).
 
-Deterministic. ``python scripts/make_sessions.py [OUT] [--only NAME] [--no-frames]``;
-``--no-frames`` writes everything but the images (a quick look at the scripts).
+Deterministic. ``python scripts/make_sessions.py [OUT] [--only NAME] [--frames render|none|keep]``:
+``none`` writes empty files in place of the images (a quick look at the scripts); ``keep`` keeps
+the images already rendered in OUT (rendering takes minutes) and rewrites the rest.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ sys.path.insert(0, os.environ.get("NARDY_SRC", str(ROOT / "src")))
 
 from nardy.rules.variant import get_variant  # noqa: E402
 
-from nardy.referee.cuplog import frame as dcp  # noqa: E402
+from nardy.device.dcp import crc  # noqa: E402
 from nardy.rules.position import Position, Side  # noqa: E402
 
 OUT = ROOT / "tests" / "fixtures" / "sessions"
@@ -67,7 +68,8 @@ class Recorder:
     actions: list[dict[str, Any]] = field(default_factory=list)
     shots: list[Shot] = field(default_factory=list)
     games: list[dict[str, Any]] = field(default_factory=list)
-    seq: int = 0
+    seq: int = 0  # the cup's next line number
+    host: int = 1  # the host's next line number
     roll: int = 0
     notes: list[str] = field(default_factory=list)
 
@@ -79,8 +81,8 @@ class Recorder:
     def throw(
         self, dice: tuple[int, ...], armed: Side | None, turn: int, why: str | None = None
     ) -> None:
+        """The cup reports a throw; the host acknowledges it; the cup answers ACK (DICECUP.md)."""
         self.roll += 1
-        self.seq += 1
         arm = "-" if armed is None else f"{ARMED[armed]}:{turn}"
         d = ",".join(str(v) if v else "?" for v in dice)
         if why is None:
@@ -89,13 +91,35 @@ class Recorder:
             body = (
                 f"NOROLL seq={self.seq} roll={self.roll} boot=5F3A91C2 why={why} d={d} armed={arm}"
             )
-        self.cup.append(f"{self.t}\tin\t{dcp(body)}")
-        self.cup.append(f"{self.t + 20}\tout\t{dcp(f'ACKROLL seq={self.seq} roll={self.roll}')}")
+        self.line(0, "in", body)
+        self.line(20, "out", f"ACKROLL seq={self.host} roll={self.roll}")
+        self.line(35, "in", f"ACK seq={self.seq} ref={self.host - 1}")
+
+    def line(self, dt: int, direction: str, body: str) -> None:
+        """One raw line with its CRC; each side numbers its own lines (``seq``)."""
+        self.cup.append(f"{self.t + dt}\t{direction}\t{dcp(body)}")
+        if direction == "in":
+            self.seq += 1
+        else:
+            self.host += 1
 
     def hello(self) -> None:
-        self.cup.append(f"{self.t}\tout\t{dcp('HELLO? seq=1 proto=1')}")
-        body = "HELLO seq=0 ref=1 boot=5F3A91C2 proto=1 min=1 fw=0.3.1 id=CUP-7F21 dice=2 caps=arm"
-        self.cup.append(f"{self.t + 15}\tin\t{dcp(body)}")
+        """The host's session start: identify, take a snapshot, ask for throws not yet seen."""
+        self.line(0, "out", "HELLO? seq=1 proto=1")
+        self.line(
+            15,
+            "in",
+            "HELLO seq=0 ref=1 boot=5F3A91C2 proto=1 min=1 fw=0.3.1 id=CUP-7F21 "
+            "dice=2 caps=arm,replay",
+        )
+        self.line(30, "out", "STATE? seq=2")
+        self.line(
+            45,
+            "in",
+            "STATE seq=1 ref=2 boot=5F3A91C2 st=idle roll=0 last=- armed=- batt=90 pending=-",
+        )
+        self.line(60, "out", "REPLAY? seq=3 from=1")
+        self.line(75, "in", "ACK seq=2 ref=3")
 
     # -- the dashboard --------------------------------------------------------------------------
 
@@ -112,6 +136,11 @@ class Recorder:
 
     def hand(self, pos: Position, dice: tuple[dict[str, Any], ...] = ()) -> None:
         self.shots.append(Shot(self.t, pos, dice, hand=True))
+
+
+def dcp(body: str) -> str:
+    """A raw DCP/1 line: ``$body*CRC``."""
+    return f"${body}*{crc(body.encode('ascii'))}"
 
 
 def dice_on_board(
@@ -189,6 +218,7 @@ class Game:
         light, dark = rolls[-1]
         self.side = Side.LIGHT if light > dark else Side.DARK
         self.opening_roll = (light, dark)
+        self.opening_rolls = [list(r) for r in rolls]
         return self.side
 
     def throw(
@@ -333,12 +363,33 @@ class Game:
             self.cube_value = value
 
     def truth(self, crawford: bool = False) -> dict[str, Any]:
+        """The game in the record's words: entries in order (cube actions between turns, a
+        resignation last), flags as [kind, resolution], void throws by why."""
+        entries: list[dict[str, Any]] = []
+        cubes = list(self.cube)
+        for n, t in enumerate(self.turns, 1):
+            while cubes and cubes[0]["before_turn"] <= n:
+                entries.append(_cube_entry(cubes.pop(0)))
+            entries.append(
+                {
+                    "turn": t["player"],
+                    "dice": t["dice"],
+                    "play": t["play"],
+                    "after": t["position"],
+                    "flags": t["flags"],
+                    "void": t["void"],
+                }
+            )
+        entries += [_cube_entry(c) for c in cubes]
+        r = dict(self.result or {})
+        if r.get("ending") == "resigned":
+            loser = "dark" if r["winner"] == "light" else "light"
+            entries.append({"resign": loser, "points": r["multiplier"]})
         return {
             "crawford": crawford,
-            "opening": list(self.opening_roll),
-            "turns": self.turns,
-            "cube_actions": self.cube,
-            "result": self.result,
+            "opening": self.opening_rolls,
+            "entries": entries,
+            "result": r,
         }
 
     def plain_turns(self, n: int, **kw: Any) -> None:
@@ -350,6 +401,11 @@ class Game:
 
     def roll(self) -> tuple[int, int]:
         return (self.rng.randint(1, 6), self.rng.randint(1, 6))
+
+
+def _cube_entry(c: dict[str, Any]) -> dict[str, Any]:
+    kind = "double" if c["kind"] == "offer" else c["kind"]
+    return {"cube": kind, "by": c["by"], "value": c["value"]}
 
 
 def opening_turn(g: Game, starter: Side) -> None:
@@ -377,7 +433,7 @@ def backgammon_money(rec: Recorder) -> None:
     g.throw((3, 1), cocked=True)
     g.play()
     g.throw((6, 3), seen=(6, 2))  # the camera reads a 2 where the cup says 3
-    g.play(flags=(("dice_mismatch", "condoned"),))
+    g.play(flags=(("dice_mismatch", "cup_stands"),))
     g.plain_turns(3)
     taker = g.side.other
     g.cube_action("offer", g.side, 2)
@@ -392,8 +448,9 @@ def backgammon_money(rec: Recorder) -> None:
 
 
 def match_to_3(rec: Recorder) -> None:
-    """Match to 3 with the Crawford rule, cup only: an illegal move accepted, a misread corrected,
-    a gammon resigned, the Crawford game (an offer refused), a post-Crawford game with the cube."""
+    """Match to 3 with the Crawford rule, cup only: an illegal move accepted, a board no play
+    explains corrected, a gammon resigned, the Crawford game (an offer refused), a post-Crawford
+    game with the cube."""
     rng = random.Random(rec.seed)
     v = get_variant("backgammon", crawford=True)
     rec.hello()
@@ -408,9 +465,11 @@ def match_to_3(rec: Recorder) -> None:
     g.rec.act("accept", NAME[g.side])  # the opponent (now on turn) accepts
     g.throw((4, 2))
     turn = g.rng.choice(g.legal())
+    # The player keeps the last checker moved in hand, out of view: the board the camera sees
+    # is one checker short, which no play explains. The referee asks; the director answers.
     misread = list(turn.after.points)
-    spot = next(i for i, n in enumerate(misread) if n == 0)
-    misread[spot] = 1 if g.side is Side.LIGHT else -1  # a stray checker where none is
+    held = v.numbering.to_light(g.side, next(s.end for s in reversed(turn.steps) if s.end))
+    misread[held - 1] -= g.side.sign
     g.play(
         turn,
         flags=(("misread", "corrected"),),
@@ -421,7 +480,7 @@ def match_to_3(rec: Recorder) -> None:
     rec.wait(1000)
     rec.act("correct", "director", play=turn.notation)
     rec.wait(800)
-    rec.still(turn.after, g.shown)  # the stray checker taken away
+    rec.still(turn.after, g.shown)  # the checker put down
     g.plain_turns(2)
     rec.wait(800)
     rec.act("resign", NAME[g.side], level=2)
@@ -663,7 +722,7 @@ def score(spec: Spec, games: list[dict[str, Any]]) -> dict[str, Any]:
         s = {"light": 0, "dark": 0}
         for g in games:
             s[g["result"]["winner"]] += g["result"]["points"]
-        return {"match": s}
+        return {"score": [s["light"], s["dark"]]}
     balance = 0.0
     for g in games:
         r = g["result"]
@@ -762,39 +821,45 @@ def plain_truth(shots: list[Shot]) -> list[tuple[int, dict[str, Any]]]:
     return out
 
 
-def make(spec: Spec, out: Path, frames: bool) -> None:
+def make(spec: Spec, out: Path, frames: str) -> None:
+    """``frames``: ``render``, ``none`` (empty stand-ins named like frames, for --truth-frames
+    replays) or ``keep`` (the frames already rendered there, when the script still shows them)."""
     folder = out / spec.name
-    if folder.exists():
+    keep = frames == "keep" and (folder / "frames_truth.jsonl").is_file()
+    if folder.exists() and not keep:
         shutil.rmtree(folder)
-    folder.mkdir(parents=True)
+    folder.mkdir(parents=True, exist_ok=True)
     rec = Recorder(spec.name, spec.setup, spec.seed)
     spec.make(rec)
     setup = dict(spec.setup)
-    (folder / "session.json").write_text(json.dumps(setup, indent=1) + "\n")
     if rec.cup:
         (folder / "cup.log").write_text("\n".join(rec.cup) + "\n")
     (folder / "actions.jsonl").write_text(
         "".join(json.dumps(a, separators=(",", ":")) + "\n" for a in rec.actions)
     )
     if rec.shots:
-        if frames:
+        if keep:
+            old = (folder / "frames_truth.jsonl").read_text().splitlines()
+            if [json.loads(line)["ms"] for line in old] != [s.ms for s in rec.shots]:
+                raise SystemExit(f"{spec.name}: the script shows other frames now: render again")
+            setup["corners"] = json.loads((folder / "session.json").read_text()).get("corners")
+        elif frames == "render":
             truths = render_frames(folder, rec.shots, spec.seed)
-        else:  # empty stand-ins named like frames, for --truth-frames replays
+            setup["corners"] = truths[0][1].get("corners")
+        else:
             truths = plain_truth(rec.shots)
             (folder / "frames").mkdir()
             for shot in rec.shots:
                 (folder / "frames" / f"{shot.ms:09d}.jpg").write_bytes(b"")
-        lines = frame_truth_lines(rec.shots, truths)
-        (folder / "frames_truth.jsonl").write_text("\n".join(lines) + "\n")
-        if frames:
-            corners = truths[0][1].get("corners")
-            setup["corners"] = corners
-            (folder / "session.json").write_text(json.dumps(setup, indent=1) + "\n")
+        if not keep:
+            lines = frame_truth_lines(rec.shots, truths)
+            (folder / "frames_truth.jsonl").write_text("\n".join(lines) + "\n")
+    (folder / "session.json").write_text(json.dumps(setup, indent=1) + "\n")
     truth = {"session": spec.name, "notes": rec.notes, "games": rec.games, **score(spec, rec.games)}
     (folder / "truth.json").write_text(json.dumps(truth, indent=1) + "\n")
+    turns = sum(sum("turn" in e for e in g["entries"]) for g in rec.games)
     print(
-        f"{spec.name}: {len(rec.games)} game(s), "
-        f"{sum(len(g['turns']) for g in rec.games)} turns, {len(rec.shots)} frames, "
+        f"{spec.name}: {len(rec.games)} game(s), {turns} turns, {len(rec.shots)} frames, "
         f"{rec.t / 1000:.0f} s"
     )
 
@@ -803,12 +868,12 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("out", nargs="?", type=Path, default=OUT)
     p.add_argument("--only", action="append")
-    p.add_argument("--no-frames", action="store_true")
+    p.add_argument("--frames", choices=("render", "none", "keep"), default="render")
     args = p.parse_args()
     for spec in SPECS:
         if args.only and spec.name not in args.only:
             continue
-        make(spec, args.out, not args.no_frames)
+        make(spec, args.out, args.frames)
 
 
 if __name__ == "__main__":

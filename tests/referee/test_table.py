@@ -153,7 +153,7 @@ def test_a_second_throw_for_a_decided_turn_is_a_dispute_never_a_replacement():
     assert [f.kind for f in flags] == ["dispute", "dispute"]
     assert t.turns[-1].dice == (3, 1)
     t.feed(throw(400, 6, 4, player="dark"))
-    assert [f.resolution for f in t.turns[-1].flags] == ["condoned"] * 2
+    assert [f.resolution for f in t.turns[-1].flags] == ["first_throw_stands"] * 2
 
 
 def test_cup_and_camera_disagreeing_is_flagged():

@@ -14,7 +14,9 @@ HELP = "the record of a recorded session folder (--json for the full record)"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("folder", help="a recorded session: session.json, frames, cup.log, ...")
-    parser.add_argument("--json", action="store_true", help="print the record as JSON")
+    parser.add_argument(
+        "--json", action="store_true", help="print the record as JSON (nardy export reads it)"
+    )
     parser.add_argument(
         "--truth-frames",
         action="store_true",
@@ -41,12 +43,11 @@ def run(args: argparse.Namespace) -> int:
                 bar.close()
     except (SessionError, SetupError, EventError, RulesError) as e:
         raise UsageError(str(e)) from None
-    record = table.record()
     if args.json:
-        json.dump(record, sys.stdout, indent=1)
+        json.dump(table.record(), sys.stdout, indent=1)
         sys.stdout.write("\n")
     else:
-        sys.stdout.write(describe(record))
+        sys.stdout.write(describe(table.record()))
     return 0
 
 

@@ -1,102 +1,69 @@
-"""A recorded ``cup.log`` read into the referee's throw events.
+"""A recorded ``cup.log`` as the referee's input events, through the cup driver's own replayer.
 
-Each line is ``ms<TAB>in|out<TAB>raw DCP/1 line``. Only what the cup said (``in``) matters: a
-``ROLL`` is a valid throw, a ``NOROLL`` a void one, both named for ever by ``boot:roll`` so a throw
-the cup re-sent after a reconnect counts once. Lines with a bad CRC are skipped, as the live driver
-skips them. Heartbeats, when the log has them, tell when the cup stopped answering.
+``nardy.device.replay.LogReplay`` runs the log's lines through the same host session the live
+driver ran (CRC and sequence checks, duplicates dropped by ``(boot, roll)``), so a replay hears
+exactly the throws a live table heard. This module only turns the driver's events into the
+referee's: a valid throw or a void one (with why), and the cup's link coming and going.
 """
 
 from __future__ import annotations
 
-import binascii
 from collections.abc import Iterator
 from pathlib import Path
 
+from nardy.device.cuplog import CupLogError as DeviceLogError
+from nardy.device.events import (
+    Battery,
+    CupConnected,
+    CupEvent,
+    CupLost,
+    CupRestarted,
+    NoThrow,
+    Thrown,
+)
+from nardy.device.replay import LogReplay
 from nardy.referee.events import CupStatus, DiceThrown
-
-#: No line from the cup for this long means it is not answering (three missed heartbeats).
-SILENCE_MS = 3500
-
-#: How a host may name the armed player (DICECUP.md's example arms ``W`` and ``B``).
-_PLAYERS = {"W": "light", "L": "light", "LIGHT": "light", "B": "dark", "D": "dark", "DARK": "dark"}
 
 
 class CupLogError(ValueError):
     """A ``cup.log`` line that is not ``ms<TAB>in|out<TAB>line``."""
 
 
-def crc(body: str) -> str:
-    return f"{binascii.crc_hqx(body.encode('ascii', 'replace'), 0xFFFF):04X}"
+#: How a host may name the armed player (DICECUP.md's example arms ``W`` and ``B``).
+PLAYERS = {"W": "light", "L": "light", "LIGHT": "light", "B": "dark", "D": "dark", "DARK": "dark"}
 
 
-def frame(body: str) -> str:
-    """A DCP/1 line for ``body`` (``TYPE key=value ...``), with its CRC."""
-    return f"${body}*{crc(body)}"
-
-
-def parse_line(line: str) -> tuple[str, dict[str, str]] | None:
-    """``(TYPE, fields)`` of a raw DCP/1 line, or None when it is not a sound message."""
-    start = line.find("$")
-    star = line.rfind("*")
-    if start < 0 or star < start:
-        return None
-    body = line[start + 1 : star]
-    if line[star + 1 : star + 5].upper() != crc(body):
-        return None
-    kind, *rest = body.split(" ")
-    fields = dict(part.split("=", 1) for part in rest if "=" in part)
-    return kind, fields
-
-
-def _values(text: str) -> tuple[int, ...]:
-    return tuple(int(v) if v.isdigit() else 0 for v in text.split(","))
+def referee_event(e: CupEvent) -> DiceThrown | CupStatus | None:
+    """The referee's event for one of the cup driver's (None for what the referee ignores)."""
+    if isinstance(e, Thrown | NoThrow):
+        player = None if e.armed is None else PLAYERS.get(e.armed.player.upper())
+        return DiceThrown(
+            t_ms=e.t_ms,
+            source="cup",
+            values=tuple(v or 0 for v in e.values),
+            valid=isinstance(e, Thrown),
+            why=e.why if isinstance(e, NoThrow) else None,
+            player=player,
+            throw_id=f"{e.boot}:{e.roll}",
+        )
+    if isinstance(e, CupConnected):
+        return CupStatus(e.t_ms, "connected", e.cup_id)
+    if isinstance(e, CupLost):
+        return CupStatus(e.t_ms, "lost", e.why)
+    if isinstance(e, CupRestarted):
+        return CupStatus(e.t_ms, "restarted", e.new_boot)
+    if isinstance(e, Battery):
+        return CupStatus(e.t_ms, "battery", f"{e.pct}%")
+    return None
 
 
 def read_cup_log(path: Path) -> Iterator[DiceThrown | CupStatus]:
-    """The throw and link events of a ``cup.log``, in time order."""
-    with open(path, encoding="utf-8", errors="replace") as fh:
-        lines = list(fh)
-    heartbeats = any("$HB " in line for line in lines)
-    last_ms: int | None = None
-    lost = False
-    for number, raw in enumerate(lines, 1):
-        raw = raw.rstrip("\n")
-        if not raw.strip():
-            continue
-        parts = raw.split("\t", 2)
-        if len(parts) != 3 or parts[1] not in ("in", "out"):
-            raise CupLogError(f"{path.name} line {number}: not ms<TAB>in|out<TAB>line")
-        try:
-            ms = int(parts[0])
-        except ValueError:
-            raise CupLogError(f"{path.name} line {number}: bad time {parts[0]!r}") from None
-        if parts[1] != "in":
-            continue
-        message = parse_line(parts[2])
-        if message is None:
-            continue
-        if heartbeats and last_ms is not None and ms - last_ms > SILENCE_MS and not lost:
-            yield CupStatus(last_ms + SILENCE_MS, "lost")
-            lost = True
-        if last_ms is None or lost:
-            yield CupStatus(ms, "connected")
-            lost = False
-        last_ms = ms
-        kind, f = message
-        if kind not in ("ROLL", "NOROLL"):
-            continue
-        armed = f.get("armed", "-")
-        player = None if armed == "-" else _PLAYERS.get(armed.split(":", 1)[0].upper())
-        try:
-            values = _values(f.get("d", ""))
-        except ValueError:
-            continue
-        yield DiceThrown(
-            t_ms=ms,
-            source="cup",
-            values=values,
-            valid=kind == "ROLL",
-            why=None if kind == "ROLL" else f.get("why", "invalid"),
-            player=player,
-            throw_id=f"{f.get('boot', '?')}:{f.get('roll', '?')}",
-        )
+    """The referee's events of a recorded ``cup.log``, in time order."""
+    try:
+        replay = LogReplay(path)
+    except DeviceLogError as e:
+        raise CupLogError(f"{path.name}: {e}") from None
+    for event in replay:
+        mine = referee_event(event)
+        if mine is not None:
+            yield mine

@@ -71,7 +71,7 @@ class LiveTable:
             games = len(self.table.games)
             self.table.feed(event)
             if len(self.table.games) != games:
-                self.store.save_record(self.table.record())
+                self._save()
             view = self.table.view()
             listeners = list(self._listeners)
         for listener in listeners:
@@ -95,12 +95,23 @@ class LiveTable:
             return self.table.view()
 
     def record(self) -> dict[str, Any]:
+        """The referee's record (with what the dashboard shows: nearest turns, notices)."""
         with self._lock:
             return self.table.record()
 
+    def game_record(self) -> Any:
+        """The record as :class:`nardy.record.Record`, what ``nardy export`` writes out."""
+        from nardy.referee.export import record_of
+
+        with self._lock:
+            return record_of(self.table)
+
+    def _save(self) -> None:
+        self.store.save_record(self.table.record())
+
     def close(self) -> None:
         with self._lock:
-            self.store.save_record(self.table.record())
+            self._save()
             self.store.close()
             if self.recorder is not None:
                 self.recorder.close()

@@ -69,30 +69,35 @@ def apply_play(
     return Position.from_view(side, numbering, own, theirs)
 
 
-def diff_play(before: Position, after: Position, side: Side, numbering: Numbering) -> str:
-    """A notation for what changed between two positions (used for plays no legal turn names).
+Steps = tuple[tuple[int, int, int, bool], ...]
 
-    Checkers that left points are paired with the points that gained, highest with highest.
+
+def diff_play(
+    before: Position, after: Position, side: Side, numbering: Numbering
+) -> tuple[str, Steps]:
+    """A notation and steps for what changed between two positions, for a play no legal turn
+    names (a condoned foul). Checkers that left points are paired with the points that gained,
+    highest with highest; a step's die is the distance moved, as played.
     """
-    own0, _ = before.view(side, numbering)
+    own0, theirs0 = before.view(side, numbering)
     own1, _ = after.view(side, numbering)
     sources: list[int] = []
     targets: list[int] = []
     for p in range(26):
         d = own1[p] - own0[p]
-        if p == 0:
-            targets += [0] * max(d, 0)
-            continue
         if d < 0:
             sources += [p] * -d
         elif d > 0:
             targets += [p] * d
     sources.sort(reverse=True)
     targets.sort(reverse=True)
-    parts = []
-    for a, b in zip(sources, targets, strict=False):
-        parts.append(f"{_name(a)}/{_name(b)}")
-    return " ".join(parts) if parts else ""
+    hits = numbering is Numbering.OPPOSED
+    steps = tuple(
+        (a, b, a - b, hits and b != 0 and theirs0[b] == 1)
+        for a, b in zip(sources, targets, strict=False)
+    )
+    text = " ".join(f"{_name(a)}/{_name(b)}{'*' if hit else ''}" for a, b, _, hit in steps)
+    return text, steps
 
 
 def _name(p: int) -> str:

@@ -61,6 +61,8 @@ class TurnRecord:
     flags: tuple[Flag, ...] = ()
     void_throws: tuple[VoidThrow, ...] = ()
     t_ms: int = 0
+    #: ``(start, end, die, hit)`` in the mover's numbering (25 the bar, 0 off), as played.
+    steps: tuple[tuple[int, int, int, bool], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -68,6 +70,7 @@ class TurnRecord:
             "player": self.player,
             "dice": list(self.dice),
             "play": self.play,
+            "steps": [list(s) for s in self.steps],
             "position": self.position.to_json(),
             "flags": [f.to_json() for f in self.flags],
         }
@@ -104,6 +107,10 @@ class GameRecord:
     result: dict[str, Any] | None  # winner, kind, ending, multiplier, cube, points
     crawford: bool = False
     score_after: dict[str, Any] | None = None
+    #: Every opening roll, ties included, as (light, dark).
+    opening_rolls: tuple[tuple[int, int], ...] = ()
+    #: A resignation that ended the game: (side, points offered).
+    resignation: tuple[str, int] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -111,6 +118,8 @@ class GameRecord:
             "crawford": self.crawford,
             "starter": self.starter,
             "opening": list(self.opening),
+            "opening_rolls": [list(r) for r in self.opening_rolls],
+            "resignation": None if self.resignation is None else list(self.resignation),
             "turns": [t.to_json() for t in self.turns],
             "cube_actions": [c.to_json() for c in self.cube_actions],
             "result": self.result,

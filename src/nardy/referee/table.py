@@ -34,7 +34,7 @@ from nardy.referee.events import (
     DiceThrown,
     Event,
 )
-from nardy.referee.notation import NotationError, apply_play, diff_play, parse_play
+from nardy.referee.notation import NotationError, Steps, apply_play, diff_play, parse_play
 from nardy.referee.outcome import CubeAction, Flag, GameRecord, TurnRecord, VoidThrow
 from nardy.referee.rules_port import Judge, VariantLike, load_rules, option
 from nardy.referee.scorer import Scorer
@@ -189,6 +189,8 @@ class Table:
         self.cube_actions: list[CubeAction] = []
         self.opening_dice: dict[Side, int] = {}
         self.opening: tuple[int, ...] = ()
+        self.opening_rolls: list[tuple[int, int]] = []
+        self.resignation: tuple[str, int] | None = None
         self.starter = starter
         self.on_turn: Side | None = starter
         self.phase = "throw" if starter is not None else "opening"
@@ -199,6 +201,7 @@ class Table:
         self.flag: Flag | None = None  # the blocking flag (illegal, misread)
         self.flag_seen: Position | None = None
         self.flag_play = ""
+        self.flag_steps: Steps = ()
         self.replaying: Flag | None = None
         self.open_turn = False
         self.played_first = {Side.LIGHT: False, Side.DARK: False}
@@ -287,6 +290,7 @@ class Table:
         if 0 in (light, dark):
             self._notice("an opening die could not be read: throw again")
             return
+        self.opening_rolls.append((light, dark))
         if light == dark:
             self._notice(f"opening {light}-{dark}: a tie, throw again")
             return
@@ -408,7 +412,7 @@ class Table:
             if self.replaying is not None:
                 flags.append(replace(self.replaying, resolution="replayed"))
             self.flag = None
-            self._record(j.turn.notation, seen, extra=flags)
+            self._record(j.turn.notation, seen, extra=flags, steps=_steps(j.turn.steps))
         elif verdict == "partial":
             if self.phase in ("flag", "question"):
                 self.flag = None
@@ -417,11 +421,12 @@ class Table:
             self.phase = "flag"
             self.flag = Flag("illegal", reason or "no legal turn leads there", nearest)
             self.flag_seen = seen
-            self.flag_play = (
-                j.turn.notation
-                if j.turn is not None
-                else diff_play(self.before, seen, side, self.variant.numbering)
-            )
+            if j.turn is not None:
+                self.flag_play, self.flag_steps = j.turn.notation, _steps(j.turn.steps)
+            else:
+                self.flag_play, self.flag_steps = diff_play(
+                    self.before, seen, side, self.variant.numbering
+                )
         else:
             self.phase = "question"
             why = reason or "the board cannot be reached from the last position"
@@ -443,7 +448,9 @@ class Table:
             any(t.player == last.player for t in self.turns)
         )
 
-    def _record(self, play: str, after: Position, extra: Sequence[Flag] = ()) -> None:
+    def _record(
+        self, play: str, after: Position, extra: Sequence[Flag] = (), steps: Steps = ()
+    ) -> None:
         side = self.on_turn
         assert side is not None
         self.turns.append(
@@ -456,6 +463,7 @@ class Table:
                 flags=(*self.turn_flags, *extra),
                 void_throws=tuple(self.voids),
                 t_ms=self.turn_t,
+                steps=steps,
             )
         )
         self.position = after
@@ -539,7 +547,7 @@ class Table:
     def _accept_flag(self, by: str, resolution: str) -> None:
         assert self.flag is not None and self.flag_seen is not None
         flag = replace(self.flag, resolution=resolution, by=by)
-        self._record(self.flag_play, self.flag_seen, extra=[flag])
+        self._record(self.flag_play, self.flag_seen, extra=[flag], steps=self.flag_steps)
 
     def _act_replay(self, a: Action) -> str | None:
         if self.phase == "flag":
@@ -553,7 +561,7 @@ class Table:
         flags = self._open_side_flags()
         if flags is not None and flags[0] is self.turn_flags and self.position == self.before:
             owner, i = flags
-            owner[i] = replace(owner[i], resolution="replayed", by=a.by)
+            owner[i] = replace(owner[i], resolution="replayed", by=a.by)  # thrown again
             self.voids.append(VoidThrow(self.dice, owner[i].kind, 0))
             self.phase = "throw"
             self.dice = ()
@@ -663,6 +671,7 @@ class Table:
         result = self.scorer.resign(side, a.level or 1)
         if isinstance(result, str):
             return result
+        self.resignation = (a.by, a.level or 1)
         self._end_game(result)
         return None
 
@@ -687,6 +696,8 @@ class Table:
                 result=self.result,
                 crawford=crawford,
                 score_after=self.scorer.score(),
+                opening_rolls=tuple(self.opening_rolls),
+                resignation=self.resignation,
             )
         )
         self.open_turn = False
@@ -754,29 +765,49 @@ class Table:
     def score(self) -> dict[str, Any]:
         return self.scorer.score()
 
+    def current_game(self) -> GameRecord | None:
+        """The game in play as a record so far (None between games)."""
+        if self.phase in ("game_over", "match_over"):
+            return None
+        if not (self.turns or self.cube_actions or self.opening_rolls):
+            return None
+        return GameRecord(
+            self.game_number,
+            None if self.starter is None else str(self.starter),
+            self.opening,
+            tuple(self.turns),
+            tuple(self.cube_actions),
+            None,
+            self.scorer.cube.crawford,
+            opening_rolls=tuple(self.opening_rolls),
+        )
+
     def record(self) -> dict[str, Any]:
         """The whole record so far: setup, finished games, the game in play, score or ledger."""
         games = [g.to_json() for g in self.games]
-        if self.phase not in ("game_over", "match_over") and (self.turns or self.cube_actions):
-            current = GameRecord(
-                self.game_number,
-                None if self.starter is None else str(self.starter),
-                self.opening,
-                tuple(self.turns),
-                tuple(self.cube_actions),
-                None,
-                self.scorer.cube.crawford,
-            )
+        current = self.current_game()
+        if current is not None:
             games.append(current.to_json())
         out: dict[str, Any] = {"setup": self.setup.to_json(), "games": games}
         out["match" if self.setup.match_to is not None else "ledger"] = self.score()
         return out
 
 
+def _steps(steps: Sequence[Any]) -> Steps:
+    """The rules engine's steps as plain ``(start, end, die, hit)``."""
+    out = []
+    for s in steps:
+        if isinstance(s, tuple):  # a bare (start, end) move
+            a, b = s[0], s[1]
+            out.append((a, b, a - b, False))
+        else:
+            out.append((s.start, s.end, s.die, bool(s.hit)))
+    return tuple(out)
+
+
 def _settled(kind: str) -> str:
-    """How an open side flag ends when play goes on: it stands (the first throw, the cup's
-    values, the play as made)."""
-    return "condoned"
+    """How an open side flag ends when play goes on without an answer."""
+    return {"dispute": "first_throw_stands", "dice_mismatch": "cup_stands"}.get(kind, "condoned")
 
 
 @dataclass(frozen=True)
