@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""Measure the board reader against a folder of images with their truth (``NAME.json`` beside
+``NAME.jpg``, the fixtures' form) and print the figures.
+
+    PYTHONPATH=src python scripts/evaluate_vision.py tests/fixtures/boards [--calibration truth]
+
+``--calibration truth`` reads each image with its true corners (the layout measured from the
+photo), ``auto`` finds the board with no help, ``markers`` from the ArUco markers when present.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
+from nardy.calibration import BoardProfile, ProfileError
+from nardy.calibration.measure import measure_geometry
+from nardy.vision.detect import detect_image
+from nardy.vision.images import load_image
+
+
+def profile_for(image: np.ndarray, truth: dict, how: str) -> BoardProfile | None:
+    size = (image.shape[1], image.shape[0])
+    if how == "truth":
+        from nardy.vision.detect import profile_from_corners
+
+        return profile_from_corners(image, truth["corners"])
+    if how == "markers":
+        from nardy.calibration.markers import corners_from_markers
+
+        corners = corners_from_markers(image)
+        return BoardProfile.from_corners(corners, size, measure_geometry(image, corners))
+    return None  # detect_image finds the board itself
+
+
+def evaluate(folder: Path, how: str, limit: int | None = None) -> dict:
+    files = sorted(p for p in folder.glob("*.json"))
+    if limit:
+        files = files[:limit]
+    c: Counter = Counter()
+    wrong_boards = []
+    times = []
+    for jf in files:
+        truth = json.loads(jf.read_text())
+        img_path = jf.with_name(truth.get("image") or jf.stem + ".jpg")
+        if not img_path.exists():
+            img_path = jf.with_suffix(".jpg")
+        image = load_image(img_path)
+        t0 = time.perf_counter()
+        try:
+            profile = profile_for(image, truth, how)
+        except ProfileError:
+            c["calibration_failed"] += 1
+            profile = None
+            if how != "auto":
+                continue
+        result = detect_image(image, profile=profile)
+        times.append(time.perf_counter() - t0)
+        reading = result.reading
+        c["images"] += 1
+        if truth["usable"]:
+            c["usable_truth"] += 1
+            c["usable_right"] += reading.usable
+        else:
+            c["unusable_truth"] += 1
+            c["unusable_right"] += not reading.usable
+            if truth.get("why") == "hand":
+                c["hand_frames"] += 1
+                c["hand_called_usable"] += reading.usable
+            continue
+        if not reading.usable and not reading.why:
+            continue
+        exact = True
+        for want, got in zip(truth["points"], reading.points, strict=True):
+            c["points"] += 1
+            if abs(want) != abs(got):
+                c["point_count_wrong"] += 1
+                exact = False
+            elif want and np.sign(want) != np.sign(got):
+                c["point_colour_wrong"] += 1
+                exact = False
+        c["bars"] += 1
+        if list(reading.bar) != list(truth["bar"]):
+            c["bar_wrong"] += 1
+            exact = False
+        if truth["off"] is not None:
+            c["trays"] += 1
+            if reading.off is None or list(reading.off) != list(truth["off"]):
+                c["tray_wrong"] += 1
+                exact = False
+        elif reading.off is not None:
+            c["trays_seen_but_not_in_view"] += 1
+        c["boards"] += 1
+        c["boards_exact"] += exact
+        if not exact:
+            wrong_boards.append(jf.stem)
+        _dice(c, truth, result)
+    return {"counts": c, "wrong": wrong_boards, "seconds": float(np.mean(times)) if times else 0}
+
+
+def _dice(c: Counter, truth: dict, result) -> None:
+    found = list(result.dice)
+    for die in truth.get("dice", []):
+        c["dice"] += 1
+        cx, cy = die["center"]
+        size = max(die["box"][2], die["box"][3])
+        near = [d for d in found if np.hypot(d["center"][0] - cx, d["center"][1] - cy) < 0.7 * size]
+        if not near:
+            c["dice_missed"] += 1
+            if not die["flat"]:
+                c["cocked_missed"] += 1
+            continue
+        got = near[0]
+        found.remove(got)
+        c["dice_found"] += 1
+        c["dice_value_right"] += got["value"] == die["value"]
+        if not die["flat"]:
+            c["cocked_truth"] += 1
+            c["cocked_caught"] += not got["flat"]
+        if not got["flat"]:
+            c["cocked_called"] += 1
+            c["cocked_called_right"] += not die["flat"]
+    c["dice_spurious"] += len(found)
+    if truth.get("cube") is not None:
+        c["cubes"] += 1
+        cube = result.cube
+        if (
+            cube
+            and cube.get("value") == truth["cube"]["value"]
+            and cube.get("where") == truth["cube"]["where"]
+        ):
+            c["cube_right"] += 1
+
+
+def _pct(a: int, b: int) -> str:
+    return f"{100.0 * a / b:.2f} % ({a}/{b})" if b else "n/a"
+
+
+def report(res: dict) -> str:
+    c = res["counts"]
+    lines = [
+        f"images: {c['images']}  (usable by truth {c['usable_truth']}, unusable "
+        f"{c['unusable_truth']}); mean time per image {res['seconds'] * 1000:.0f} ms",
+        f"per-point count error:   {_pct(c['point_count_wrong'], c['points'])}",
+        f"per-point colour error:  {_pct(c['point_colour_wrong'], c['points'])}",
+        f"whole board exact:       {_pct(c['boards_exact'], c['boards'])}",
+        f"bar right:               {_pct(c['bars'] - c['bar_wrong'], c['bars'])}",
+        f"trays right:             {_pct(c['trays'] - c['tray_wrong'], c['trays'])}",
+        f"usable called usable:    {_pct(c['usable_right'], c['usable_truth'])}",
+        f"unusable called so:      {_pct(c['unusable_right'], c['unusable_truth'])}",
+        f"hand frames called usable: {c['hand_called_usable']} of {c['hand_frames']}",
+        f"dice found:              {_pct(c['dice_found'], c['dice'])} "
+        f"(missed {c['dice_missed']}, spurious {c['dice_spurious']})",
+        f"dice value right:        {_pct(c['dice_value_right'], c['dice_found'])}",
+        "cocked recall:           "
+        + _pct(c["cocked_caught"], c["cocked_truth"] + c["cocked_missed"]),
+        f"cocked precision:        {_pct(c['cocked_called_right'], c['cocked_called'])}",
+        f"cube right:              {_pct(c['cube_right'], c['cubes'])}",
+    ]
+    if c["calibration_failed"]:
+        lines.append(f"calibration failed on {c['calibration_failed']} image(s)")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder", type=Path)
+    parser.add_argument("--calibration", choices=["truth", "auto", "markers"], default="truth")
+    parser.add_argument("--limit", type=int)
+    parser.add_argument("--wrong", action="store_true", help="list the boards not read exactly")
+    args = parser.parse_args(argv)
+    res = evaluate(args.folder, args.calibration, args.limit)
+    print(f"{args.folder} (calibration: {args.calibration})")
+    print(report(res))
+    if args.wrong:
+        print("not exact:", " ".join(res["wrong"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,43 @@
+"""Every threshold the board reader uses, in one place (chesscog keeps its constants this way).
+
+Distances are in checker diameters or fractions of the playing surface, never in pixels, so
+the same values hold at any camera resolution.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class VisionConfig:
+    # rectification: pixels across the playing surface, and how much of the frame around it
+    rect_width: int = 400
+    margin_x: float = 0.17  # of the surface width, each side (room for trays beside the frame)
+    margin_y: float = 0.10  # of the surface height, top and bottom
+    strip_pixels: int = 20  # pixels across one point when its strip is sampled
+    # checkers: diameter as a share of a point's width (real sets: 0.85–0.95)
+    checker_ratio: float = 0.9
+    max_per_point: int = 15
+    checker_pitch: float = 1.005  # centre-to-centre distance of checkers in a row, in diameters
+    colour_evidence: float = 7.0  # disc unlike the empty board, less its own spread (Lab units)
+    same_colour: float = 20.0  # Lab distance under which checkers are the colour of their point
+    side_board: float = 12.0  # Lab distance under which a pixel beside a stack is the board
+    outline_evidence: float = 7.0  # mean gradient on a checker's rim beyond the board's own
+    bar_skip: float = 0.45  # diameters either side of the bar's middle left to the cube
+    bar_row: int = 3  # checkers in a line on each half of the bar before a second layer
+    tray_pitch: float = 0.245  # a checker's thickness (standing on edge), in diameters
+    tray_evidence: float = 14.0  # colour distance (Lab) from the tray's floor that is a checker
+    # usability
+    dark_mean: float = 12.0  # mean grey level below which the frame is too dark to read
+    glare_level: int = 250  # grey level of a blown-out pixel
+    glare_share: float = 0.04  # share of the surface blown out that makes a frame unusable
+    frame_band: tuple[float, float] = (0.012, 0.06)  # the frame strip checked for intruders
+    intruder_share: float = 0.10  # share of the frame strip an arm covers to count as one
+    intruder_distance: float = 38.0  # colour distance (Lab) from the frame's own colour
+    edge_drift: float = 0.35  # how much weaker the surface's edges may be than expected
+    # stillness (per frame, on the rectified board at low resolution)
+    motion_pixel: float = 14.0  # grey-level change that counts a pixel as moved
+    motion_high: float = 0.004  # share of pixels moved that ends stillness at once
+    motion_low: float = 0.0015  # share below which a frame counts toward stillness
+    still_frames: int = 5  # quiet frames in a row before the board is declared still

@@ -1,0 +1,123 @@
+"""Everything vision reports on one still image: the board reading, the dice and the cube.
+
+The dice and the cube are found by ``nardy.vision.dice`` and ``nardy.vision.cube`` when those
+modules are present; this module only places what they find on the board (which half, the bar,
+off the board) and never decides anything from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from nardy.calibration import BoardProfile, ProfileError
+from nardy.vision.board import BoardReader
+from nardy.vision.config import VisionConfig
+from nardy.vision.reading import BoardReading
+
+
+@dataclass(frozen=True)
+class DetectResult:
+    reading: BoardReading
+    profile: BoardProfile | None
+    dice: tuple[dict[str, Any], ...] = ()
+    cube: dict[str, Any] | None = None
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out = self.reading.to_json()
+        conf = out.pop("confidence")
+        out["dice"] = list(self.dice)
+        out["cube"] = self.cube
+        out["confidence"] = conf
+        return out
+
+
+def detect_image(
+    image: np.ndarray,
+    profile: BoardProfile | None = None,
+    corners: Any = None,
+    config: VisionConfig | None = None,
+) -> DetectResult:
+    """Read ``image`` with a profile, with corners given by hand, or finding the board itself."""
+    config = config or VisionConfig()
+    size = (image.shape[1], image.shape[0])
+    if profile is None and corners is not None:
+        profile = profile_from_corners(image, corners, config)
+    if profile is None:
+        from nardy.calibration.auto import BoardNotFound, find_board
+
+        try:
+            profile = find_board(image)
+        except BoardNotFound as e:
+            return DetectResult(BoardReading.unusable(str(e)), None)
+        from nardy.vision.selfcal import refine_aspect
+
+        profile = refine_aspect(image, profile, config)
+    else:
+        try:
+            profile = profile.for_size(size)
+        except ProfileError as e:
+            return DetectResult(BoardReading.unusable(str(e)), profile)
+    reading = BoardReader(profile, config).read(image)
+    dice, cube = _dice_and_cube(image, profile, reading)
+    return DetectResult(reading, profile, dice, cube)
+
+
+def profile_from_corners(
+    image: np.ndarray, corners: Any, config: VisionConfig | None = None
+) -> BoardProfile:
+    """A profile from corners alone: the layout measured from the photo, the aspect checked
+    against the checkers' own roundness."""
+    from nardy.calibration.measure import measure_geometry
+    from nardy.vision.selfcal import refine_aspect
+
+    size = (image.shape[1], image.shape[0])
+    profile = BoardProfile.from_corners(corners, size, measure_geometry(image, corners))
+    return refine_aspect(image, profile, config)
+
+
+def where_on_board(profile: BoardProfile, centre: tuple[float, float]) -> str:
+    """ "left", "right" (halves of the board as it lies in the image), "bar" or "off"."""
+    ((x, y),) = profile.image_to_board([centre])
+    if not (0.0 <= x <= 1.0 and 0.0 <= y <= 1.0):
+        return "off"
+    left, right = profile.geometry.bar
+    if x < left:
+        return "left"
+    if x > right:
+        return "right"
+    return "bar"
+
+
+def _dice_and_cube(
+    image: np.ndarray, profile: BoardProfile, reading: BoardReading
+) -> tuple[tuple[dict[str, Any], ...], dict[str, Any] | None]:
+    """The dice and cube readers of ``nardy.vision.dice`` / ``cube``, when present."""
+    try:
+        from nardy.vision import dice as dice_mod
+    except ImportError:
+        return (), None
+    dice = []
+    for d in dice_mod.find_dice(image):
+        centre = (float(d.center[0]), float(d.center[1]))
+        dice.append(
+            {
+                "value": int(d.value),
+                "flat": bool(d.flat),
+                "where": where_on_board(profile, centre),
+                "center": [round(centre[0], 1), round(centre[1], 1)],
+                "box": [int(v) for v in d.box],
+            }
+        )
+    cube = None
+    try:
+        from nardy.vision import cube as cube_mod
+    except ImportError:
+        return tuple(dice), None
+    found = cube_mod.find_cube(image, profile)
+    if found is not None:
+        cube = found.to_json() if hasattr(found, "to_json") else dict(found)
+    return tuple(dice), cube

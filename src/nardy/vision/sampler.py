@@ -1,0 +1,156 @@
+"""One remap from the raw frame to every region the reader looks at, laid side by side.
+
+Each point becomes a straight strip running from its base at the frame toward the middle of the
+board, in pixels of equal size along and across (so a checker is round in every strip). The
+bar, the trays and the band of frame around the surface get their own tiles. Building all of it
+in a single ``cv2.remap`` from the raw frame (lens correction and homography folded into the
+map) is what keeps a frame's reading within a few milliseconds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import cv2
+import numpy as np
+
+from nardy.calibration import BoardProfile
+from nardy.vision.config import VisionConfig
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Sizes (pixels) of the tiles; ``px`` is the length of one pixel in board x units."""
+
+    strip_w: int  # across a point
+    strip_l: int  # along a point, base to the middle of the board
+    px: float
+    checker: float  # checker diameter in strip pixels
+    bar_w: int
+    half_l: int  # half of the surface height, in pixels
+
+
+@dataclass(frozen=True)
+class Sampler:
+    profile: BoardProfile
+    config: VisionConfig = field(default_factory=VisionConfig)
+
+    @cached_property
+    def layout(self) -> Layout:
+        g = self.profile.geometry
+        c = self.config
+        strip_w = c.strip_pixels
+        px = g.point_width / strip_w
+        half_l = round(0.5 * g.aspect / px)
+        bar_w = max(4, round((g.bar[1] - g.bar[0]) / px))
+        return Layout(strip_w, half_l, px, c.checker_ratio * strip_w, bar_w, half_l)
+
+    def strip_coords(self, number: int) -> np.ndarray:
+        """Board coordinates (h × w × 2) of the pixels of point ``number``'s strip, base first."""
+        lay = self.layout
+        g = self.profile.geometry
+        shape = g.point(number)
+        u = (np.arange(lay.strip_w) + 0.5 - lay.strip_w / 2) * (shape.width / lay.strip_w)
+        t = (np.arange(lay.strip_l) + 0.5) * lay.px / g.aspect
+        uu, tt = np.meshgrid(u, t)
+        return np.stack([shape.base[0] + uu, shape.base[1] + shape.down * tt], -1)
+
+    def bar_coords(self) -> np.ndarray:
+        """The bar, top to bottom (2·half_l × bar_w × 2)."""
+        lay = self.layout
+        g = self.profile.geometry
+        x = np.linspace(g.bar[0], g.bar[1], lay.bar_w + 2)[1:-1]
+        y = (np.arange(2 * lay.half_l) + 0.5) / (2 * lay.half_l)
+        xx, yy = np.meshgrid(x, y)
+        return np.stack([xx, yy], -1)
+
+    def tray_coords(self, which: int) -> np.ndarray | None:
+        trays = self.profile.geometry.trays
+        if trays is None:
+            return None
+        r = trays[which]
+        lay = self.layout
+        g = self.profile.geometry
+        w = max(4, round(r.width / lay.px))
+        h = max(4, round(r.height * g.aspect / lay.px))
+        x = r.x0 + (np.arange(w) + 0.5) * r.width / w
+        y = r.y0 + (np.arange(h) + 0.5) * r.height / h
+        xx, yy = np.meshgrid(x, y)
+        return np.stack([xx, yy], -1)
+
+    def band_coords(self) -> np.ndarray:
+        """A thin band of frame all round the surface, as one long row (band × n × 2)."""
+        lay = self.layout
+        g = self.profile.geometry
+        a, b = self.config.frame_band
+        steps = 6
+        depth = np.linspace(a, b, steps)
+        n_x = round(1.0 / lay.px)
+        n_y = round(g.aspect / lay.px)
+        xs = (np.arange(n_x) + 0.5) / n_x
+        ys = (np.arange(n_y) + 0.5) / n_y
+        dy = depth / g.aspect
+        top = np.stack(np.broadcast_arrays(xs[:, None], -dy[None, :]), -1)
+        right = np.stack(np.broadcast_arrays(1 + depth[None, :], ys[:, None]), -1)
+        bottom = np.stack(np.broadcast_arrays(xs[::-1, None], 1 + dy[None, :]), -1)
+        left = np.stack(np.broadcast_arrays(-depth[None, :], ys[::-1, None]), -1)
+        return np.concatenate([top, right, bottom, left], 0).transpose(1, 0, 2)
+
+    @cached_property
+    def _regions(self) -> dict[str, tuple[int, int, int, int]]:
+        """Where each tile sits in the mosaic: name → (y, x, h, w)."""
+        return self._plan()[0]
+
+    def _plan(self) -> tuple[dict[str, tuple[int, int, int, int]], np.ndarray]:
+        tiles: list[tuple[str, np.ndarray]] = [
+            (f"p{n}", self.strip_coords(n)) for n in range(1, 25)
+        ]
+        tiles.append(("bar", self.bar_coords()))
+        for i in (0, 1):
+            t = self.tray_coords(i)
+            if t is not None:
+                tiles.append((f"tray{i}", t))
+        tiles.append(("band", self.band_coords()))
+        height = max(t.shape[0] for _, t in tiles)
+        width = sum(t.shape[1] for _, t in tiles)
+        mosaic = np.full((height, width, 2), -10.0)
+        regions = {}
+        x = 0
+        for name, t in tiles:
+            h, w = t.shape[:2]
+            mosaic[:h, x : x + w] = t
+            regions[name] = (0, x, h, w)
+            x += w
+        return regions, mosaic
+
+    @cached_property
+    def _maps(self) -> tuple[np.ndarray, np.ndarray]:
+        _, mosaic = self._plan()
+        h, w = mosaic.shape[:2]
+        src = self.profile.board_to_image(mosaic.reshape(-1, 2)).astype(np.float32)
+        return cv2.convertMaps(src.reshape(h, w, 2), None, cv2.CV_16SC2)
+
+    def sample(self, frame: np.ndarray) -> Tiles:
+        m1, m2 = self._maps
+        mosaic = cv2.remap(frame, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        return Tiles(mosaic, self._regions, self.layout)
+
+
+@dataclass(frozen=True)
+class Tiles:
+    mosaic: np.ndarray
+    regions: dict[str, tuple[int, int, int, int]]
+    layout: Layout
+
+    def get(self, name: str) -> np.ndarray | None:
+        if name not in self.regions:
+            return None
+        y, x, h, w = self.regions[name]
+        return self.mosaic[y : y + h, x : x + w]
+
+    def strips(self) -> np.ndarray:
+        """All 24 point strips as one array (24 × strip_l × strip_w × channels)."""
+        _, x0, h, w = self.regions["p1"]
+        block = self.mosaic[:h, x0 : x0 + 24 * w]
+        return block.reshape(h, 24, w, -1).transpose(1, 0, 2, 3)

@@ -1,0 +1,68 @@
+"""Motion between frames and a "still" signal with hysteresis: the referee acts only on a board
+that has stayed still.
+
+Stillness starts only after several quiet frames in a row and ends at once on one frame with
+real motion (or one that is not usable), so a hand that pauses over the board for a frame does
+not make a still board, and sensor noise does not break one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from nardy.vision.config import VisionConfig
+
+SMALL = (160, 96)  # motion is measured on a small grey copy: noise averages out, and it is fast
+
+
+def motion_image(frame: np.ndarray) -> np.ndarray:
+    """The small, smoothed grey copy of a frame that motion is measured on."""
+    gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    small = cv2.resize(gray, SMALL, interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(small, (3, 3), 0).astype(np.int16)
+
+
+def motion_between(a: np.ndarray, b: np.ndarray, config: VisionConfig) -> float:
+    """The share of pixels that changed between two motion images."""
+    return float(np.mean(np.abs(a - b) > config.motion_pixel))
+
+
+@dataclass(frozen=True)
+class StillState:
+    """What the tracker says after a frame: the motion measured and whether the board is still."""
+
+    motion: float
+    still: bool
+    quiet: int  # quiet frames in a row so far
+    changed: bool  # the still signal flipped on this frame
+
+
+@dataclass
+class StillnessTracker:
+    """Feed it frames in order; it says after each whether the board is still."""
+
+    config: VisionConfig = field(default_factory=VisionConfig)
+    _last: np.ndarray | None = None
+    _quiet: int = 0
+    _still: bool = False
+
+    def update(self, frame: np.ndarray, usable: bool = True) -> StillState:
+        small = motion_image(frame)
+        motion = 1.0 if self._last is None else motion_between(small, self._last, self.config)
+        self._last = small
+        was = self._still
+        if not usable or motion > self.config.motion_high:
+            self._quiet = 0
+            self._still = False
+        elif motion < self.config.motion_low:
+            self._quiet += 1
+            if self._quiet >= self.config.still_frames:
+                self._still = True
+        # between the two thresholds nothing changes: that is the hysteresis
+        return StillState(motion, self._still, self._quiet, self._still != was)
+
+    def reset(self) -> None:
+        self._last, self._quiet, self._still = None, 0, False

@@ -1,0 +1,113 @@
+"""``nardy detect`` and ``nardy calibrate`` as a user runs them."""
+
+import json
+import subprocess
+import sys
+
+import cv2
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent.parent / "vision"))
+from vision_drawn import START, draw_board, photograph
+
+
+def _nardy(*args, cwd=None):
+    return subprocess.run(
+        [sys.executable, "-m", "nardy", *args], capture_output=True, text=True, cwd=cwd
+    )
+
+
+@pytest.fixture(scope="module")
+def board_photo(tmp_path_factory):
+    flat, corners = draw_board(START)
+    photo, seen = photograph(flat, corners)
+    path = tmp_path_factory.mktemp("detect") / "start.png"
+    cv2.imwrite(str(path), photo)
+    return path, seen
+
+
+def _corner_text(seen):
+    return ",".join(f"{v:.1f}" for v in np.asarray(seen).ravel())
+
+
+def test_detect_with_corners_prints_one_json_line_in_the_issues_form(board_photo):
+    path, seen = board_photo
+    proc = _nardy("detect", str(path), "--corners", _corner_text(seen), "--json")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.strip().splitlines()
+    assert len(lines) == 1
+    out = json.loads(lines[0])
+    assert out["image"] == str(path)
+    assert out["usable"] is True
+    assert out["points"] == START
+    assert out["bar"] == [0, 0]
+    assert "off" in out and "dice" in out and "cube" in out
+
+
+def test_calibrate_then_detect_with_the_profile(board_photo, tmp_path):
+    path, seen = board_photo
+    profile = tmp_path / "p.json"
+    proc = _nardy("calibrate", str(path), "--out", str(profile), "--corners", _corner_text(seen))
+    assert proc.returncode == 0, proc.stderr
+    saved = json.loads(profile.read_text())
+    assert saved["orientation"] == {"light_ace": 1}
+    drawn = tmp_path / "drawn.png"
+    proc = _nardy("detect", str(path), "--profile", str(profile), "--json", "--draw", str(drawn))
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["points"] == START
+    assert cv2.imread(str(drawn)).shape == cv2.imread(str(path)).shape
+
+
+def test_missing_and_broken_images_are_reported_not_raised(tmp_path, board_photo):
+    path, seen = board_photo
+    junk = tmp_path / "junk.jpg"
+    junk.write_text("not an image")
+    proc = _nardy(
+        "detect",
+        str(tmp_path / "none.jpg"),
+        str(junk),
+        str(path),
+        "--json",
+        "--corners",
+        _corner_text(seen),
+    )
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    out = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [o["usable"] for o in out] == [False, False, True]
+    assert "no such file" in out[0]["why"] and "not an image" in out[1]["why"]
+
+
+def test_a_dark_frame_is_unusable_with_a_reason(tmp_path, board_photo):
+    _, seen = board_photo
+    dark = tmp_path / "dark.png"
+    cv2.imwrite(str(dark), np.full((720, 1280, 3), 4, np.uint8))
+    proc = _nardy("detect", str(dark), "--corners", _corner_text(seen), "--json")
+    assert proc.returncode == 0
+    out = json.loads(proc.stdout)
+    assert out["usable"] is False and "dark" in out["why"]
+
+
+@pytest.mark.parametrize("corners", ["1,2,3", "a,b,c,d,e,f,g,h", "0,0,10,10,0,10,10,0"])
+def test_bad_corners_are_one_clear_line_and_status_2(board_photo, corners):
+    path, _ = board_photo
+    proc = _nardy("detect", str(path), "--corners", corners)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_a_bad_profile_file_is_one_clear_line(tmp_path, board_photo):
+    path, _ = board_photo
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    proc = _nardy("detect", str(path), "--profile", str(bad))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+def test_calibrate_without_markers_in_view_says_so(board_photo, tmp_path):
+    path, _ = board_photo
+    proc = _nardy("calibrate", str(path), "--out", str(tmp_path / "p.json"), "--markers")
+    assert proc.returncode == 2
+    assert "marker" in proc.stderr and "Traceback" not in proc.stderr
