@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -11,6 +12,9 @@ from nardy.device.emulator import CupEmulator, MadeThrow
 from nardy.device.events import CupEvent, ThrowResult
 
 SCALE = 0.1
+# The driver's clocks at SCALE, with more slack than a tenth of DICECUP.md's where a loaded CI
+# machine could stall a thread that long: six missed heartbeats before the cup counts as lost.
+TIMING = dataclasses.replace(Timing().scaled(SCALE), silence=0.6, retry=0.1, hello_timeout=0.2)
 
 
 def truth(made: list[MadeThrow]) -> list[tuple]:
@@ -61,8 +65,6 @@ class Rig:
 
 def make_rig(emulator: CupEmulator, tmp_path, **driver_kw) -> Rig:
     emulator.start()
-    driver = CupDriver(
-        emulator.port, log=tmp_path / "cup.log", timing=Timing().scaled(SCALE), **driver_kw
-    )
+    driver = CupDriver(emulator.port, log=tmp_path / "cup.log", timing=TIMING, **driver_kw)
     driver.start()
     return Rig(emulator, driver)

@@ -58,10 +58,12 @@ def test_scripted_throws_come_out_once_each_with_values_why_and_player(pty_rig):
 def test_a_damaged_line_loses_no_throw_and_repeats_none(pty_rig, fault):
     _connected(pty_rig)
     emu = pty_rig.emulator
-    for _ in range(4):
+    for _ in range(4):  # a fault at a time: a run of lost answers would be a lost cup
         emu.throw(**QUICK)
+        assert emu.wait_idle(5)
         getattr(emu, fault)() if fault in ("noise", "overlong") else getattr(emu, fault)(2)
         emu.throw(**QUICK)
+        assert emu.wait_idle(5)
     assert pty_rig.settle()
     assert emu.faults[fault] >= 4
     assert seen(pty_rig.events) == truth(emu.made)
@@ -72,7 +74,7 @@ def test_silence_is_a_lost_cup_then_a_reconnect_and_the_throws_made_meanwhile(pt
     _connected(pty_rig)
     emu = pty_rig.emulator
     emu.throw(**QUICK)
-    emu.silence(6.0)
+    emu.silence(10.0)
     emu.throw(**QUICK)
     emu.throw(**QUICK)
     assert pty_rig.settle(20)

@@ -25,7 +25,7 @@ FAULTS = FaultRates(
     silence=0.001,
     reboot=0.002,
     unplug=0.002,
-    silence_s=4.0,
+    silence_s=10.0,
     unplug_s=1.0,
 )
 
