@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Write the committed vision fixtures: still images with truth, and short clips of moves.
+
+    PYTHONPATH=src python scripts/make_fixtures.py [--out tests/fixtures] [--limit N] [--no-clips]
+
+Deterministic: every image's seed is derived from its name, so the same script writes the same
+files (byte for byte with the same OpenCV/libjpeg). ``plan()`` is what the tests re-render.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import zlib
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+from nardy.synth import random_scene, render  # noqa: E402
+
+#: (category, how many, random_scene keywords). Order is interleaved by ``plan``.
+CATEGORIES: list[tuple[str, int, dict[str, Any]]] = [
+    ("bg-start", 25, {"kind": "backgammon_start"}),
+    ("nardy-start", 25, {"kind": "nardy_start"}),
+    ("bg-mid", 55, {"kind": "backgammon"}),
+    ("nardy-mid", 40, {"kind": "nardy"}),
+    ("bearoff", 30, {"kind": "bearoff"}),
+    ("stacks", 30, {"kind": "stacks"}),
+    ("cocked", 30, {"cocked": 1.0, "n_dice": 2, "with_hand": False}),
+    ("cube", 20, {"with_cube": True, "with_hand": False}),
+    ("dark-on-dark", 20, {"board": "dark", "with_hand": False}),
+    ("markers", 15, {"markers": True, "with_hand": False}),
+    ("hand", 25, {"with_hand": True}),
+]
+
+
+def seed_of(name: str) -> int:
+    return zlib.crc32(name.encode())
+
+
+def plan() -> list[tuple[str, int, dict[str, Any]]]:
+    """Every still image: (name, seed, random_scene keywords), categories interleaved so that
+    the first N are a fair sample of the whole."""
+    queues = [[(f"{cat}-{i:03d}", kw) for i in range(n)] for cat, n, kw in CATEGORIES]
+    out = []
+    while any(queues):
+        for q in queues:
+            if q:
+                name, kw = q.pop(0)
+                out.append((name, seed_of(name), kw))
+    return out
+
+
+def make_image(name: str, seed: int, kw: dict[str, Any]) -> tuple[bytes, dict]:
+    rng = np.random.default_rng(seed)
+    if kw.get("board") == "dark":
+        kw = {**kw, "checkers": str(rng.choice(["white_black", "beige_brown", "wood"]))}
+    kw = {"with_hand": False, **kw} if "with_hand" not in kw else kw
+    scene = random_scene(rng, **kw)
+    img, truth = render(scene, seed)
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, scene.jpeg_quality])
+    assert ok
+    truth["image"] = f"{name}.jpg"
+    return buf.tobytes(), truth
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, default=ROOT / "tests" / "fixtures")
+    ap.add_argument("--limit", type=int, default=None, help="write only the first N images")
+    ap.add_argument("--no-clips", action="store_true")
+    args = ap.parse_args()
+    boards = args.out / "boards"
+    boards.mkdir(parents=True, exist_ok=True)
+    kinds: Counter[str] = Counter()
+    facts: Counter[str] = Counter()
+    size = 0
+    items = plan()[: args.limit]
+    for i, (name, seed, kw) in enumerate(items):
+        data, truth = make_image(name, seed, kw)
+        (boards / f"{name}.jpg").write_bytes(data)
+        (boards / f"{name}.json").write_text(json.dumps(truth, indent=1) + "\n")
+        size += len(data)
+        kinds[name.rsplit("-", 1)[0]] += 1
+        facts["usable" if truth["usable"] else f"unusable ({truth['why']})"] += 1
+        facts["dice"] += len(truth["dice"])
+        facts["cocked dice"] += sum(not d["flat"] for d in truth["dice"])
+        facts["cube"] += truth["cube"] is not None
+        facts["trays out of view"] += truth["off"] is None
+        facts["markers"] += "markers" in truth
+        facts[f"board {truth['style']['board']}"] += 1
+        facts[f"checkers {truth['style']['checkers']}"] += 1
+        print(f"\r{i + 1}/{len(items)} {name}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    print(f"{len(items)} images in {boards} ({size / 1e6:.1f} MB of JPEG)")
+    for k, v in sorted(kinds.items()):
+        print(f"  {k:14s} {v}")
+    for k, v in sorted(facts.items()):
+        print(f"  {k:22s} {v}")
+    if not args.no_clips:
+        from nardy.synth.clip import write_clips
+
+        for line in write_clips(args.out / "clips"):
+            print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,270 @@
+"""``random_scene``: a plausible scene — board, checkers, position, dice, cube, hand, camera."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from nardy.synth import positions
+from nardy.synth.board import Board
+from nardy.synth.render import CUBE_MM, die_size, image_view, to_image
+from nardy.synth.scene import Camera, Cube, Die, Hand, Lighting, Scene
+from nardy.synth.styles import BOARD_STYLES, CHECKER_SETS, DICE_STYLES, SKIN_TONES, SLEEVES, TABLES
+
+
+def random_scene(
+    rng: np.random.Generator,
+    *,
+    kind: str | None = None,
+    n_dice: int | None = None,
+    cocked: float = 0.2,
+    with_cube: bool | None = None,
+    with_hand: bool | None = None,
+    **fields: Any,
+) -> Scene:
+    """A random scene. ``kind`` is one of ``positions.KINDS`` (random if None); ``n_dice`` how
+    many dice (0–2); ``cocked`` the chance each die is cocked; ``with_cube``/``with_hand`` force
+    a cube or a hand in or out. Any other keyword sets that :class:`Scene` field outright (then
+    it is not drawn at random; ``dice``, ``cube`` and ``hand`` given so are kept as given)."""
+    kind = kind or str(rng.choice(positions.KINDS, p=[0.12, 0.1, 0.3, 0.22, 0.13, 0.13]))
+    counts, _ = positions.make(kind, rng)
+    k = int(rng.integers(4))
+    pts, bar, off = positions.orient(counts, k)
+    light_home = positions.ORIENTS[k](1)
+    home_right = light_home <= 6 or light_home >= 19
+    light_row = "bottom" if positions.ORIENTS[k](1) <= 12 else "top"
+    trays = (
+        ("right" if home_right else "left")
+        if rng.random() < 0.85
+        else ("left" if home_right else "right")
+    )
+    base: dict[str, Any] = {
+        "board": str(rng.choice(sorted(BOARD_STYLES))),
+        "checkers": str(rng.choice(sorted(CHECKER_SETS))),
+        "points": pts,
+        "bar": bar,
+        "off": off,
+        "camera": _camera(rng),
+        "lighting": _lighting(rng),
+        "markers": bool(rng.random() < 0.25),
+        "trays": trays,
+        "checker_mm": float(rng.uniform(29, 40)),
+        "shape": float(rng.random()),
+        "row": int(rng.choice([5, 5, 5, 6, 6, 7, 8])),
+        "sloppy": float(rng.uniform(0.4, 2.5)),
+        "table": int(rng.integers(len(TABLES))),
+        "jpeg_quality": int(rng.integers(80, 91)),
+    }
+    base.update({k: v for k, v in fields.items() if k not in ("dice", "cube", "hand")})
+    scene = Scene(**base)
+    if "dice" in fields:
+        dice = fields["dice"]
+    else:
+        n = int(rng.choice([0, 1, 2], p=[0.15, 0.1, 0.75])) if n_dice is None else n_dice
+        dice = _dice(rng, scene, n, cocked)
+    if "cube" in fields:
+        cube = fields["cube"]
+    else:
+        want = rng.random() < 0.5 if with_cube is None else with_cube
+        cube = _cube(rng, scene, light_row) if want else None
+    if "hand" in fields:
+        hand = fields["hand"]
+    else:
+        want = rng.random() < 0.1 if with_hand is None else with_hand
+        hand = _hand(rng, scene, light_row) if want else None
+    return dataclasses.replace(scene, dice=tuple(dice), cube=cube, hand=hand)
+
+
+def _camera(rng: np.random.Generator) -> Camera:
+    tilt = float(rng.uniform(0, 8) if rng.random() < 0.4 else rng.uniform(8, 30))
+    fit = "board" if rng.random() < 0.8 else "fields"
+    return Camera(
+        height=float(rng.uniform(400, 900)),
+        tilt=tilt,
+        azimuth=float(rng.uniform(0, 360)),
+        roll=float(rng.normal(0, 2.5)),
+        aim=(float(rng.normal(0, 20)), float(rng.normal(0, 15))),
+        fill=float(rng.uniform(0.8, 0.97) if fit == "board" else rng.uniform(0.9, 1.0)),
+        fit=fit,
+        k1=float(rng.uniform(-0.15, 0.02)),
+        k2=float(rng.uniform(-0.01, 0.04)),
+    )
+
+
+def _lighting(rng: np.random.Generator) -> Lighting:
+    return Lighting(
+        azimuth=float(rng.uniform(0, 360)),
+        elevation=float(rng.uniform(35, 85)),
+        ambient=float(rng.uniform(0.3, 0.65)),
+        gradient=float(rng.uniform(0, 0.4)),
+        gradient_angle=float(rng.uniform(0, 360)),
+        vignette=float(rng.uniform(0, 0.4)),
+        warmth=float(rng.uniform(-0.4, 0.7)),
+        glare=float(rng.uniform(0, 0.5) if rng.random() < 0.5 else 0.0),
+        shadow=float(rng.uniform(0.25, 0.7)),
+        noise=float(rng.uniform(1.0, 4.0)),
+        blur=float(rng.uniform(0.3, 1.3)),
+        motion=float(rng.uniform(1, 3) if rng.random() < 0.15 else 0.0),
+        motion_angle=float(rng.uniform(0, 180)),
+        exposure=float(rng.uniform(0.85, 1.15)),
+    )
+
+
+def _checker_xy(scene: Scene, board: Board) -> np.ndarray:
+    out = [(0.0, 0.0)]
+    for p, n in enumerate(scene.points, start=1):
+        out += [(x, y) for x, y, _ in board.stack(p, abs(n), scene.row, 0, 0.0)]
+    return np.array(out[1:] or [(1e6, 1e6)])
+
+
+def _in_view(scene: Scene, pts: np.ndarray, margin: float = 30) -> bool:
+    view, lens, _ = image_view(scene)
+    uv = to_image(view, lens, pts)
+    w, h = scene.size
+    return bool(((uv > margin) & (uv < [w - margin, h - margin])).all())
+
+
+def _dice(rng: np.random.Generator, scene: Scene, n: int, cocked: float) -> list[Die]:
+    board = Board.of(scene)
+    taken = _checker_xy(scene, board)
+    r = board.checker / 2
+    style = str(rng.choice(sorted(DICE_STYLES)))
+    size = die_size(style, board.checker)
+    where = str(rng.choice(["left", "right", "bar", "off"], p=[0.3, 0.5, 0.1, 0.1]))
+    dice: list[Die] = []
+    for _ in range(n):
+        die = None
+        for _try in range(300):
+            die = _try_die(rng, scene, board, taken, r, size, style, where, dice, cocked)
+            if die is not None:
+                break
+        if die is None:  # nowhere free on that half: throw it on the other
+            where = "right" if where != "right" else "left"
+            for _try in range(300):
+                die = _try_die(rng, scene, board, taken, r, size, style, where, dice, 0.0)
+                if die is not None:
+                    break
+        if die is not None:
+            dice.append(die)
+        if rng.random() < 0.2:  # sometimes the dice land apart
+            where = str(rng.choice(["left", "right"]))
+    return dice
+
+
+def _try_die(rng, scene, board: Board, taken, r, size, style, where, dice, cocked):
+    fl, fr = board.fields()
+    diag = size * 0.75
+    lean, toward, rests = 0.0, 0.0, ""
+    if where in ("left", "right"):
+        x0, y0, x1, y1 = fl if where == "left" else fr
+        xy = np.array([rng.uniform(x0 + diag, x1 - diag), rng.uniform(y0 + diag, y1 - diag)])
+        if rng.random() < cocked:
+            rests = str(rng.choice(["rim", "checker", "die"] if dice else ["rim", "checker"]))
+            lean = float(rng.uniform(12, 35))
+            if rests == "rim":
+                side = int(rng.integers(4))
+                xy = [
+                    np.array([xy[0], y1 - size * 0.55]),
+                    np.array([xy[0], y0 + size * 0.55]),
+                    np.array([x0 + size * 0.55, xy[1]]),
+                    np.array([x1 - size * 0.55, xy[1]]),
+                ][side]
+                toward = (90.0, 270.0, 180.0, 0.0)[side]
+            elif rests == "checker":
+                c = taken[rng.integers(len(taken))]
+                ang = rng.uniform(0, 2 * np.pi)
+                xy = c + (r + size * 0.45) * np.array([np.cos(ang), np.sin(ang)])
+                toward = float(np.degrees(ang) + 180)
+            else:
+                o = dice[-1].at
+                ang = rng.uniform(0, 2 * np.pi)
+                xy = np.array(o) + size * 1.1 * np.array([np.cos(ang), np.sin(ang)])
+                toward = float(np.degrees(ang) + 180)
+            if not (
+                x0 + size * 0.4 < xy[0] < x1 - size * 0.4
+                and y0 + size * 0.4 < xy[1] < y1 - size * 0.4
+            ):
+                return None
+        clear = np.hypot(*(taken - xy).T).min() if len(taken) else 1e9
+        need = r + diag * (0.5 if rests == "checker" else 1.0) + 1
+        if clear < need:
+            return None
+    elif where == "bar":
+        lim = board.inner_h / 2 - size
+        xy = np.array([rng.normal(0, 1.5), rng.uniform(-lim, lim)])
+        if abs(xy[1]) < CUBE_MM / 2 + size and scene.cube is not None:
+            return None
+    else:  # off the board, on the table beside it
+        ox0, oy0, ox1, oy1 = board.outline()
+        side = int(rng.integers(4))
+        gap = rng.uniform(size, 60)
+        xy = [
+            np.array([rng.uniform(ox0, ox1), oy0 - gap]),
+            np.array([rng.uniform(ox0, ox1), oy1 + gap]),
+            np.array([ox0 - gap, rng.uniform(oy0, oy1)]),
+            np.array([ox1 + gap, rng.uniform(oy0, oy1)]),
+        ][side]
+        if not _in_view(scene, np.array([[xy[0], xy[1], 0.0]])):
+            return None
+    for d in dice:
+        if np.hypot(d.at[0] - xy[0], d.at[1] - xy[1]) < size * (1.05 if rests == "die" else 1.6):
+            return None
+    return Die(
+        value=int(rng.integers(1, 7)),
+        where=where,
+        at=(float(xy[0]), float(xy[1])),
+        turn=float(rng.uniform(0, 90)),
+        style=style,
+        flat=lean == 0,
+        lean=lean,
+        lean_toward=toward,
+        rests_on=rests,
+    )
+
+
+def _cube(rng: np.random.Generator, scene: Scene, light_row: str) -> Cube:
+    board = Board.of(scene)
+    style = str(rng.choice(["ivory", "ivory", "black", "green"]))
+    turn = float(rng.uniform(-20, 20))
+    if rng.random() < 0.6:
+        return Cube(
+            value=64 if rng.random() < 0.7 else int(rng.choice([2, 4, 8])),
+            where="middle",
+            at=(float(rng.normal(0, 1)), float(rng.normal(0, 3))),
+            turn=turn,
+            style=style,
+        )
+    who = str(rng.choice(["light", "dark"]))
+    bottom = (who == "light") == (light_row == "bottom")
+    _, oy0, _, oy1 = board.outline()
+    x = float(rng.uniform(-board.inner_w / 2 + 30, board.inner_w / 2 - 30))
+    on_frame = (oy0 + board.frame_w / 2) if bottom else (oy1 - board.frame_w / 2)
+    beside = (oy0 - CUBE_MM) if bottom else (oy1 + CUBE_MM)
+    y = on_frame
+    if board.frame_w < CUBE_MM * 1.05 or rng.random() < 0.3:
+        y = beside if _in_view(scene, np.array([[x, beside, 0.0]])) else on_frame
+    return Cube(
+        value=int(rng.choice([2, 4, 8, 16])), where=who, at=(x, float(y)), turn=turn, style=style
+    )
+
+
+def _hand(rng: np.random.Generator, scene: Scene, light_row: str) -> Hand:
+    board = Board.of(scene)
+    enters = (
+        light_row if rng.random() < 0.5 else str(rng.choice(["bottom", "top", "left", "right"]))
+    )
+    reach = (
+        float(rng.uniform(-board.inner_w / 2, board.inner_w / 2)),
+        float(rng.uniform(-board.inner_h / 2, board.inner_h / 2) * 0.8),
+    )
+    return Hand(
+        enters=enters,
+        reach=reach,
+        height=float(rng.uniform(40, 160)),
+        skin=int(rng.integers(len(SKIN_TONES))),
+        sleeve=int(rng.integers(len(SLEEVES))),
+        spread=float(rng.random()),
+        holding="",
+    )

@@ -1,0 +1,590 @@
+"""``render(scene, seed)``: a photo-like picture of the scene and the truth about it."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from nardy.synth import textures as tx
+from nardy.synth.board import Board
+from nardy.synth.camera import Lens, View, pose
+from nardy.synth.draw import Canvas, Light
+from nardy.synth.hand import draw_hand
+from nardy.synth.photo import develop
+from nardy.synth.scene import Scene, SceneError
+from nardy.synth.styles import (
+    BOARD_STYLES,
+    CHECKER_SETS,
+    CUBE_STYLES,
+    DICE_STYLES,
+    TABLES,
+)
+
+#: Edge of the doubling cube (mm).
+CUBE_MM = 23.0
+#: Opposite faces of the doubling cube.
+CUBE_OPPOSITE = {2: 64, 64: 2, 4: 32, 32: 4, 8: 16, 16: 8}
+LAMP_MM = 1400.0
+
+
+def die_size(style: str, checker_mm: float) -> float:
+    """Edge of a die (mm): dice come with checkers of their size."""
+    return DICE_STYLES[style].size_mm * (0.75 + 0.25 * checker_mm / 36.0)
+
+
+def lamp_position(scene: Scene) -> np.ndarray:
+    li = scene.lighting
+    az, el = np.radians(li.azimuth), np.radians(li.elevation)
+    return LAMP_MM * np.array([np.cos(el) * np.sin(az), -np.cos(el) * np.cos(az), np.sin(el)])
+
+
+def image_view(scene: Scene) -> tuple[View, Lens, Board]:
+    """The camera on the image (undistorted pixels), its lens, and the board it sees."""
+    board = Board.of(scene)
+    x0, y0, x1, y1 = board.outline()
+    fh = board.frame_h
+    outline = np.array([[x, y, z] for x in (x0, x1) for y in (y0, y1) for z in (fh, -board.base)])
+    w, h = board.inner_w / 2 + board.frame_w * 0.3, board.inner_h / 2 + board.frame_w * 0.3
+    fields = np.array([[x, y, fh] for x in (-w, w) for y in (-h, h)])
+    view = pose(scene.camera, outline, fields, scene.size)
+    k1, k2 = scene.camera.k1, scene.camera.k2
+    # a wide lens must not bend its corners by more than ~12 % (a real lens stays monotonic)
+    r2 = (scene.size[0] ** 2 + scene.size[1] ** 2) / 4 / view.f**2
+    bend = abs(k1 * r2 + k2 * r2 * r2)
+    if bend > 0.12:
+        k1, k2 = k1 * 0.12 / bend, k2 * 0.12 / bend
+    lens = Lens(view.f, view.cx, view.cy, k1, k2)
+    return view, lens, board
+
+
+def to_image(view: View, lens: Lens, pts: np.ndarray) -> np.ndarray:
+    """Board points → image pixels, through the lens."""
+    return lens.distort(view.project(np.atleast_2d(pts)))
+
+
+def render(scene: Scene, seed: int = 0, ss: int = 2, frame: int = 0) -> tuple[np.ndarray, dict]:
+    """The picture (BGR uint8, ``scene.size``) and its truth (the fixture's JSON form).
+
+    ``ss`` is the supersampling factor of the drawing (2 gives clean edges). ``frame`` draws
+    fresh sensor noise for each frame of a clip; everything else depends on the seed only.
+    """
+    if scene.board not in BOARD_STYLES or scene.checkers not in CHECKER_SETS:
+        raise SceneError(f"unknown board {scene.board!r} or checkers {scene.checkers!r}")
+    rng = np.random.default_rng(seed)
+    view0, lens, board = image_view(scene)
+    w, h = scene.size
+    mapx, mapy = lens.maps((w, h))
+    x0, y0 = int(np.floor(mapx.min())) - 3, int(np.floor(mapy.min())) - 3
+    x1, y1 = int(np.ceil(mapx.max())) + 4, int(np.ceil(mapy.max())) + 4
+    cw, ch = x1 - x0, y1 - y0
+    view = View(
+        view0.rot,
+        view0.eye,
+        view0.f * ss,
+        (view0.cx - x0) * ss + (ss - 1) / 2,
+        (view0.cy - y0) * ss + (ss - 1) / 2,
+    )
+    lamp = lamp_position(scene)
+    canvas = Canvas(view, cw * ss, ch * ss, Light(lamp, scene.lighting.ambient))
+    ppm = view.f / float(np.linalg.norm(view.eye))  # canvas pixels per mm on the board
+    painter = _Painter(scene, board, canvas, rng, ppm, seed)
+    painter.table()
+    painter.board()
+    placed = painter.objects()
+    if scene.hand is not None:
+        draw_hand(canvas, scene.hand, board, rng, scene.lighting.shadow)
+    small = cv2.resize(canvas.img, (cw, ch), interpolation=cv2.INTER_AREA)
+    img = cv2.remap(small, mapx - x0, mapy - y0, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    img = develop(img, scene.lighting, np.random.default_rng([seed, frame, 7]))
+    return img, truth(scene, seed, view0, lens, board, placed)
+
+
+class _Painter:
+    def __init__(self, scene: Scene, board: Board, canvas: Canvas, rng, ppm: float, seed: int):
+        self.s, self.b, self.c, self.rng = scene, board, canvas, rng
+        self.seed = seed
+        self.style = BOARD_STYLES[scene.board]
+        self.ppm = ppm
+        self.tex_ppm = float(np.clip(ppm * 0.6, 1.0, 3.0))
+
+    # -- the table and the board ------------------------------------------------------------------
+
+    def table(self) -> None:
+        c, b = self.c, self.b
+        z = -b.base
+        v = c.view
+        corners = np.array([[0, 0], [c.w, 0], [c.w, c.h], [0, c.h]], float)
+        ray = (
+            np.stack([(corners[:, 0] - v.cx) / v.f, (corners[:, 1] - v.cy) / v.f, np.ones(4)], 1)
+            @ v.rot
+        )
+        t = (z - v.eye[2]) / np.minimum(ray[:, 2], -1e-3)
+        # the table seen by the four corners of the canvas (a quad on the table's plane)
+        quad = v.eye + ray * t[:, None]
+        quad[:, :2] = np.clip(quad[:, :2], -3000, 3000)
+        kind, light, dark = TABLES[self.s.table % len(TABLES)]
+        scale = 1.2
+        span = np.ptp(quad[:, :2], axis=0)
+        tw, th = int(min(span[0], 2500) * scale) + 2, int(min(span[1], 2500) * scale) + 2
+        tex = tx.surface(kind, self.rng, th, tw, light, dark, scale)
+        c.quad(quad, tex, shade=c.light.shade(np.zeros(3), np.array([0, 0, 1.0])))
+        ox0, oy0, ox1, oy1 = b.outline()
+        box = np.array([[x, y, b.frame_h] for x in (ox0, ox1) for y in (oy0, oy1)])
+        c.cast(box, z)
+        c.apply_shadow(0.55 * self.s.lighting.shadow + 0.2, 10 * self.ppm)
+
+    def _wood(self, h_mm: float, w_mm: float, colours, along_x: bool = True, planks: int = 1):
+        k = self.tex_ppm
+        hh, ww = max(2, int(h_mm * k)), max(2, int(w_mm * k))
+        if along_x:
+            return tx.wood(self.rng, hh, ww, colours[0], colours[1], k, planks)
+        return np.ascontiguousarray(
+            tx.wood(self.rng, ww, hh, colours[0], colours[1], k, planks).transpose(1, 0, 2)
+        )
+
+    def board(self) -> None:
+        b, c, st = self.b, self.c, self.style
+        x0, y0, x1, y1 = b.outline()
+        fh, base = b.frame_h, b.base
+        k = self.tex_ppm
+        # outer walls
+        for (ax, ay), (bx, by), n in (
+            ((x0, y0), (x1, y0), (0, -1)),
+            ((x1, y1), (x0, y1), (0, 1)),
+            ((x0, y1), (x0, y0), (-1, 0)),
+            ((x1, y0), (x1, y1), (1, 0)),
+        ):
+            normal = np.array([n[0], n[1], 0.0])
+            quad = np.array([[ax, ay, fh], [bx, by, fh], [bx, by, -base], [ax, ay, -base]])
+            if c.view.facing(quad.mean(0), normal):
+                length = float(np.hypot(bx - ax, by - ay))
+                tex = self._wood(fh + base, length, st.frame_colours)
+                c.quad(quad, tex, shade=c.light.shade(quad.mean(0), normal) * 0.9)
+        # the playing surface under both fields, and the trays' floors
+        self._field()
+        for t in b.trays():
+            tex = (
+                tx.surface(
+                    st.field,
+                    self.rng,
+                    int((t[3] - t[1]) * k),
+                    int((t[2] - t[0]) * k),
+                    st.field_colours[0],
+                    st.field_colours[1],
+                    k,
+                )
+                * 0.75
+            )
+            c.quad(_rect(t, 0.0), tex, shade=c.light.shade(np.zeros(3), np.array([0, 0, 1.0])))
+        # walls and bevels around each opening, then the frame's top
+        bevel = min(2.5, fh * 0.3)
+        holes = [*b.fields(), *b.trays()]
+        for hole in holes:
+            self._opening(hole, fh, bevel)
+        self._frame_top(holes, bevel)
+        self._glare()
+        if self.s.markers:
+            self._markers()
+
+    def _field(self) -> None:
+        b, c, st, k = self.b, self.c, self.style, self.tex_ppm
+        w, h = b.inner_w, b.inner_h
+        th, tw = int(h * k), int(w * k)
+        if st.field == "wood":
+            along = bool(self.rng.random() < 0.6)
+            tex = self._wood(h, w, st.field_colours, along, int(self.rng.integers(1, 4)))
+        else:
+            tex = tx.surface(st.field, self.rng, th, tw, *st.field_colours, k)
+        lum = tex.mean(2)
+        rel = (lum / max(float(lum.mean()), 1e-3))[..., None]
+        for p in range(1, 25):
+            colour = st.point_colours[(p - 1) % 2]
+            tri = b.point_triangle(p)
+            px = np.stack([(tri[:, 0] + w / 2) * k, (h / 2 - tri[:, 1]) * k], 1)
+            mask = np.zeros((th, tw), np.uint8)
+            cv2.fillConvexPoly(mask, np.round(px * 16).astype(np.int32), 255, cv2.LINE_AA, 4)
+            x_lo, x_hi = int(px[:, 0].min()) - 1, int(px[:, 0].max()) + 2
+            y_lo, y_hi = max(int(px[:, 1].min()) - 1, 0), min(int(px[:, 1].max()) + 2, th)
+            x_lo, x_hi = max(x_lo, 0), min(x_hi, tw)
+            m = mask[y_lo:y_hi, x_lo:x_hi, None].astype(np.float32) / 255
+            if st.point_finish == "felt":
+                paint = tx.felt(
+                    self.rng, y_hi - y_lo, x_hi - x_lo, colour, tuple(v * 0.82 for v in colour), k
+                )
+            elif st.point_finish == "inlay":
+                paint = np.ascontiguousarray(
+                    tx.wood(
+                        self.rng,
+                        x_hi - x_lo,
+                        y_hi - y_lo,
+                        colour,
+                        tuple(v * 0.8 for v in colour),
+                        k,
+                    ).transpose(1, 0, 2)
+                )
+            else:
+                paint = np.float32(colour) * (0.75 + 0.25 * rel[y_lo:y_hi, x_lo:x_hi])
+            roi = tex[y_lo:y_hi, x_lo:x_hi]
+            roi[:] = roi * (1 - m) + paint * m
+            if st.point_edge is not None:
+                cv2.polylines(
+                    tex,
+                    [np.round(px * 16).astype(np.int32)],
+                    True,
+                    st.point_edge,
+                    max(1, int(0.6 * k)),
+                    cv2.LINE_AA,
+                    4,
+                )
+        rect = (-w / 2, -h / 2, w / 2, h / 2)
+        c.quad(_rect(rect, 0.0), tex, shade=c.light.shade(np.zeros(3), np.array([0, 0, 1.0])))
+
+    def _opening(self, hole, fh: float, bevel: float) -> None:
+        c, st = self.c, self.style
+        x0, y0, x1, y1 = hole
+        z1 = fh - bevel
+        walls = (  # each wall: its two ends on the floor, and the normal into the opening
+            ((x0, y1), (x1, y1), (0, -1)),
+            ((x1, y0), (x0, y0), (0, 1)),
+            ((x0, y0), (x0, y1), (1, 0)),
+            ((x1, y1), (x1, y0), (-1, 0)),
+        )
+        for (ax, ay), (bx, by), (nx, ny) in walls:
+            n = np.array([nx, ny, 0.0])
+            quad = np.array([[ax, ay, z1], [bx, by, z1], [bx, by, 0], [ax, ay, 0]])
+            if c.view.facing(quad.mean(0), n):
+                tex = self._wood(max(z1, 1), float(np.hypot(bx - ax, by - ay)), st.frame_colours)
+                c.quad(quad, tex, shade=c.light.shade(quad.mean(0), n) * 0.85)
+            # the bevel: from the wall's top out to the frame's top
+            nb = np.array([nx, ny, 1.0]) / np.sqrt(2)
+            ox, oy = -nx * bevel, -ny * bevel
+            bq = np.array(
+                [[ax + ox, ay + oy, fh], [bx + ox, by + oy, fh], [bx, by, z1], [ax, ay, z1]]
+            )
+            # widen along the wall so neighbouring bevels meet at the corners
+            along = np.array([bx - ax, by - ay, 0.0])
+            along /= np.linalg.norm(along)
+            bq[0] -= along * bevel
+            bq[1] += along * bevel
+            if c.view.facing(bq.mean(0), nb):
+                colour = np.float32(st.frame_colours[0]) * 1.1
+                sh = c.light.shade(bq.mean(0), nb)
+                c.poly(
+                    bq, colour * sh + 0.15 * st.gloss * c.light.spec(bq.mean(0), nb, c.view.eye, 20)
+                )
+
+    def _frame_top(self, holes, bevel: float) -> None:
+        b, c, st, k = self.b, self.c, self.style, self.tex_ppm
+        x0, y0, x1, y1 = b.outline()
+        w, h = x1 - x0, y1 - y0
+        th, tw = int(h * k), int(w * k)
+        across = self._wood(h, w, st.frame_colours, True)
+        down = self._wood(h, w, st.frame_colours, False)
+        yy, xx = np.mgrid[0:th, 0:tw].astype(np.float32) / k
+        bx = xx + x0
+        dx = np.minimum(xx, w - xx)
+        dy = np.minimum(yy, h - yy)
+        vertical = (dx < dy) | (np.abs(bx) < b.bar_w / 2 + 0.5)
+        tex = np.where(vertical[..., None], down, across)
+        alpha = np.ones((th, tw), np.float32)
+        for hx0, hy0, hx1, hy1 in holes:
+            p0 = ((hx0 - bevel - x0) * k, (y1 - hy1 - bevel) * k)
+            p1 = ((hx1 + bevel - x0) * k, (y1 - hy0 + bevel) * k)
+            cv2.rectangle(
+                alpha,
+                (int(p0[0] * 16), int(p0[1] * 16)),
+                (int(p1[0] * 16), int(p1[1] * 16)),
+                0.0,
+                -1,
+                cv2.LINE_AA,
+                4,
+            )
+        c.quad(
+            _rect((x0, y0, x1, y1), b.frame_h),
+            tex,
+            alpha,
+            shade=c.light.shade(np.zeros(3), np.array([0, 0, 1.0])),
+        )
+
+    def _glare(self) -> None:
+        """The lamp's reflection in the varnish."""
+        li, c = self.s.lighting, self.c
+        amount = li.glare * (0.3 + self.style.gloss)
+        if amount <= 0.01:
+            return
+        lamp, eye = c.light.lamp, c.view.eye
+        mirror = np.array([lamp[0], lamp[1], -lamp[2]])
+        s = eye[2] / (eye[2] - mirror[2])
+        spot = eye + s * (mirror - eye)
+        uv = c.view.project(spot[None])[0]
+        sigma = 70 * self.ppm
+        x0, x1 = int(max(uv[0] - 3 * sigma, 0)), int(min(uv[0] + 3 * sigma, c.w))
+        y0, y1 = int(max(uv[1] - 3 * sigma, 0)), int(min(uv[1] + 3 * sigma, c.h))
+        if x1 <= x0 or y1 <= y0:
+            return
+        yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+        g = np.exp(-((xx - uv[0]) ** 2 + ((yy - uv[1]) * 1.3) ** 2) / (2 * sigma**2))
+        c.img[y0:y1, x0:x1] += (amount * 0.8 * g)[..., None]
+
+    def _markers(self) -> None:
+        b, c = self.b, self.c
+        x0, y0, x1, y1 = b.outline()
+        f = b.frame_w
+        m = f * 0.8
+        size = int(np.clip(m * self.tex_ppm, 32, 160)) // 8 * 8
+        centres = [
+            (x0 + f / 2, y1 - f / 2),
+            (x1 - f / 2, y1 - f / 2),
+            (x1 - f / 2, y0 + f / 2),
+            (x0 + f / 2, y0 + f / 2),
+        ]
+        for i, (mx, my) in enumerate(centres):
+            rect = (mx - m / 2, my - m / 2, mx + m / 2, my + m / 2)
+            c.quad(
+                _rect(rect, b.frame_h + 0.1),
+                tx.marker(i, size),
+                shade=c.light.shade(np.zeros(3), np.array([0, 0, 1.0])),
+            )
+
+    # -- checkers, dice, cube ------------------------------------------------------------------
+
+    def objects(self) -> dict:
+        s, b, c, rng = self.s, self.b, self.c, self.rng
+        chk = CHECKER_SETS[s.checkers]
+        size = int(np.clip(b.checker * self.ppm, 48, 192))
+        design = int(rng.integers(4))
+        faces = [
+            tx.checker_face(rng, size, col, design, chk.grain) for col in (chk.light, chk.dark)
+        ]
+        sides = [np.float32(chk.light) * 0.9, np.float32(chk.dark) * 0.9]
+        items: list[tuple[float, object]] = []
+        r, t = b.checker / 2, b.thickness
+        up = np.array([0.0, 0.0, 1.0])
+
+        def checker(base, axis, who: int):
+            def draw():
+                c.cylinder(base, axis, r, t, sides[who], faces[who], chk.gloss)
+
+            centre = base + axis * t / 2
+            c.cast(_cyl_pts(base, axis, r, t), base[2] if axis[2] > 0.5 else 0.0)
+            items.append((float(c.view.depth(centre[None])[0]), draw))
+
+        for p, n in enumerate(s.points, start=1):
+            who = 0 if n > 0 else 1
+            for x, y, z in b.stack(p, abs(n), s.row, self.seed, s.sloppy):
+                checker(np.array([x, y, z]), up, who)
+        spot = np.random.default_rng([self.seed, 99])  # apart, so moves elsewhere leave these
+        for who in (0, 1):
+            sign = -1 if who == 0 else 1
+            for i in range(s.bar[who]):
+                layer, k = divmod(i, 3)
+                y = sign * (CUBE_MM / 2 + 4 + r + k * b.checker * 1.02 + layer * r)
+                j = spot.normal(0, s.sloppy * 0.5, 2)
+                checker(np.array([j[0], y + j[1], b.frame_h + layer * t]), up, who)
+        trays = b.trays()
+        for who in (0, 1):
+            x0, ty0, x1, ty1 = trays[who]
+            for i in range(s.off[who]):
+                yy = ty0 + 1 + i * t * 1.04 if who == 0 else ty1 - 1 - (i + 1) * t * 1.04
+                base = np.array([(x0 + x1) / 2 + spot.normal(0, 0.4), yy, r])
+                checker(base, np.array([0.0, 1.0, 0.0]), who)
+        dice_boxes = []
+        for die in s.dice:
+            dice_boxes.append(self._die(die, items))
+        cube_box = self._cube(items) if s.cube is not None else None
+        c.apply_shadow(s.lighting.shadow, 1.2 * self.ppm)
+        for _, draw in sorted(items, key=lambda it: -it[0]):
+            draw()
+        return {"dice": dice_boxes, "cube": cube_box}
+
+    def _die(self, die, items) -> np.ndarray:
+        st = DICE_STYLES[die.style]
+        size = die_size(die.style, self.b.checker)
+        rot = _die_rotation(die.turn, die.lean if not die.flat else 0.0, die.lean_toward)
+        values = _die_faces(die.value, self.rng)
+        return self._solid(
+            die.at,
+            self.b.surface_z(*die.at),
+            size,
+            rot,
+            values,
+            st.body,
+            st.pips,
+            items,
+            tx.die_face,
+            0.9,
+        )
+
+    def _cube(self, items) -> np.ndarray:
+        cube = self.s.cube
+        body, ink = CUBE_STYLES[cube.style]
+        z = self.b.surface_z(*cube.at)
+        rot = _die_rotation(cube.turn, 0.0, 0.0)
+        top = cube.value
+        rest = [v for v in CUBE_OPPOSITE if v not in (top, CUBE_OPPOSITE[top])]
+        a = rest[0]
+        b_ = next(v for v in rest if v not in (a, CUBE_OPPOSITE[a]))
+        values = [a, CUBE_OPPOSITE[a], b_, CUBE_OPPOSITE[b_], top, CUBE_OPPOSITE[top]]
+        return self._solid(cube.at, z, CUBE_MM, rot, values, body, ink, items, tx.cube_face, 0.6)
+
+    def _solid(self, at, z0, size, rot, values, body, ink, items, face_fn, gloss):
+        c = self.c
+        n = int(np.clip(size * self.ppm * 1.3, 32, 160))
+        faces = [face_fn(n, v, body, ink) for v in values]
+        alpha = tx.rounded_square_alpha(n, n * 0.12)
+        corners = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)])
+        local = corners * size / 2 @ rot.T
+        lift = -local[:, 2].min()
+        centre = np.array([at[0], at[1], z0 + lift])
+        pts = centre + local
+        c.cast(pts, z0)
+        body_ = np.float32(body)
+
+        def draw():
+            c.box(centre, rot, size, faces, body_, alpha, gloss)
+
+        items.append((float(c.view.depth(centre[None])[0]), draw))
+        return pts
+
+
+def _rect(r, z: float) -> np.ndarray:
+    """A rectangle (x0, y0, x1, y1) at height z as a quad: TL, TR, BR, BL seen from above."""
+    x0, y0, x1, y1 = r
+    return np.array([[x0, y1, z], [x1, y1, z], [x1, y0, z], [x0, y0, z]], float)
+
+
+def _cyl_pts(base, axis, r, t) -> np.ndarray:
+    u = np.cross(axis, [0.0, 0.0, 1.0] if abs(axis[2]) < 0.9 else [1.0, 0.0, 0.0])
+    u /= np.linalg.norm(u)
+    v = np.cross(axis, u)
+    ang = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+    ring = base + r * (np.cos(ang)[:, None] * u + np.sin(ang)[:, None] * v)
+    return np.vstack([ring, ring + axis * t])
+
+
+def _die_rotation(turn: float, lean: float, toward: float) -> np.ndarray:
+    """Columns are the die's axes in board coordinates: turned about z, then leaned."""
+    a = np.radians(turn)
+    rz = np.array([[np.cos(a), -np.sin(a), 0], [np.sin(a), np.cos(a), 0], [0, 0, 1]])
+    if lean == 0:
+        return rz
+    d = np.radians(toward)
+    axis = np.array([-np.sin(d), np.cos(d), 0.0])  # horizontal, across the lean direction
+    rv, _ = cv2.Rodrigues(axis * np.radians(lean))
+    return rv @ rz
+
+
+def _die_faces(top: int, rng: np.random.Generator) -> list[int]:
+    """Values on +x, −x, +y, −y, +z, −z for a die showing ``top`` (opposite faces sum to 7)."""
+    others = [v for v in range(1, 7) if v not in (top, 7 - top)]
+    a = int(rng.choice(others))
+    b = int(rng.choice([v for v in others if v not in (a, 7 - a)]))
+    return [a, 7 - a, b, 7 - b, top, 7 - top]
+
+
+def truth(scene: Scene, seed: int, view: View, lens: Lens, board: Board, placed) -> dict:
+    """The fixture's JSON form (see ``nardy.synth``'s docstring)."""
+    chk = CHECKER_SETS[scene.checkers]
+    usable, why = True, None
+    if scene.hand is not None:
+        usable, why = False, "hand"
+    elif scene.lighting.motion >= 6:
+        usable, why = False, "motion"
+    trays_seen = _trays_in_view(scene, view, lens, board)
+    dice = []
+    for die, pts in zip(scene.dice, placed["dice"], strict=True):
+        uv = to_image(view, lens, pts)
+        top = pts[np.argsort(pts[:, 2])[-4:]].mean(0)
+        cx, cy = to_image(view, lens, top)[0]
+        x0, y0 = uv.min(0)
+        x1, y1 = uv.max(0)
+        dice.append(
+            {
+                "value": die.value,
+                "flat": die.flat,
+                "where": die.where,
+                "center": [round(float(cx), 1), round(float(cy), 1)],
+                "box": [
+                    round(float(x0), 1),
+                    round(float(y0), 1),
+                    round(float(x1 - x0), 1),
+                    round(float(y1 - y0), 1),
+                ],
+            }
+        )
+    cube = None
+    if scene.cube is not None:
+        uv = to_image(view, lens, placed["cube"])
+        centre = uv.mean(0)
+        cube = {
+            "value": scene.cube.value,
+            "where": scene.cube.where,
+            "center": [round(float(centre[0]), 1), round(float(centre[1]), 1)],
+        }
+    corners = to_image(view, lens, board.corners())
+    out: dict = {"image": "", "usable": usable}
+    if why:
+        out["why"] = why
+    out.update(
+        {
+            "points": list(scene.points),
+            "bar": list(scene.bar),
+            "off": list(scene.off) if trays_seen else None,
+            "dice": dice,
+            "cube": cube,
+            "corners": [[round(float(x), 2), round(float(y), 2)] for x, y in corners],
+            "light": chk.light_name,
+            "lens": {
+                "f": round(lens.f, 2),
+                "cx": lens.cx,
+                "cy": lens.cy,
+                "k1": round(lens.k1, 5),
+                "k2": round(lens.k2, 5),
+            },
+            "style": {
+                "board": scene.board,
+                "checkers": scene.checkers,
+                "seed": seed,
+                "scene": scene.to_json(),
+            },
+        }
+    )
+    if scene.markers:
+        x0, y0, x1, y1 = board.outline()
+        f = board.frame_w
+        m = f * 0.8
+        centres = [
+            (x0 + f / 2, y1 - f / 2),
+            (x1 - f / 2, y1 - f / 2),
+            (x1 - f / 2, y0 + f / 2),
+            (x0 + f / 2, y0 + f / 2),
+        ]
+        out["markers"] = [
+            {
+                "id": i,
+                "corners": [
+                    [round(float(x), 2), round(float(y), 2)]
+                    for x, y in to_image(
+                        view,
+                        lens,
+                        _rect((mx - m / 2, my - m / 2, mx + m / 2, my + m / 2), board.frame_h),
+                    )
+                ],
+            }
+            for i, (mx, my) in enumerate(centres)
+        ]
+    return out
+
+
+def _trays_in_view(scene: Scene, view: View, lens: Lens, board: Board) -> bool:
+    w, h = scene.size
+    for t in board.trays():
+        uv = to_image(view, lens, _rect(t, board.frame_h))
+        if (
+            (uv[:, 0] < 0).any()
+            or (uv[:, 0] > w - 1).any()
+            or (uv[:, 1] < 0).any()
+            or (uv[:, 1] > h - 1).any()
+        ):
+            return False
+    return True

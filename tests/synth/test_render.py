@@ -1,0 +1,107 @@
+"""The renderer's truth agrees with its scene, and it is deterministic."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from nardy.synth import Scene, SceneError, random_scene, render
+from nardy.synth.positions import KINDS, make, orient
+
+SEEDS = [3, 17, 29, 41]
+
+
+@pytest.fixture(scope="module")
+def rendered():
+    out = []
+    for seed in SEEDS:
+        scene = random_scene(
+            np.random.default_rng(seed),
+            with_cube=True,
+            n_dice=2,
+            with_hand=seed == 41,
+            markers=seed == 29,
+        )
+        out.append((scene, *render(scene, seed, ss=1)))
+    return out
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_positions_keep_fifteen_a_side(kind):
+    for seed in range(20):
+        pts, bar, off = orient(make(kind, np.random.default_rng(seed))[0], seed % 4)
+        light = sum(n for n in pts if n > 0) + bar[0] + off[0]
+        dark = -sum(n for n in pts if n < 0) + bar[1] + off[1]
+        assert (light, dark) == (15, 15)
+
+
+def test_truth_is_the_scene(rendered):
+    for scene, img, truth in rendered:
+        assert img.shape == (scene.size[1], scene.size[0], 3) and img.dtype == np.uint8
+        assert truth["points"] == list(scene.points)
+        assert truth["bar"] == list(scene.bar)
+        assert truth["off"] in (list(scene.off), None)
+        assert [d["value"] for d in truth["dice"]] == [d.value for d in scene.dice]
+        assert truth["usable"] is (scene.hand is None and scene.lighting.motion < 6)
+        assert ("why" in truth) is (not truth["usable"])
+        assert Scene.from_json(truth["style"]["scene"]) == scene
+
+
+def test_corners_project_inside_the_image(rendered):
+    for scene, _, truth in rendered:
+        c = np.array(truth["corners"])
+        w, h = scene.size
+        assert c.shape == (4, 2)
+        assert (c >= 0).all() and (c[:, 0] < w).all() and (c[:, 1] < h).all()
+        tl, tr, br, bl = c
+        assert tl[0] < tr[0] and bl[0] < br[0] and tl[1] < bl[1] and tr[1] < br[1]
+
+
+def test_dice_centres_inside_their_boxes(rendered):
+    n = 0
+    for _, _, truth in rendered:
+        for d in truth["dice"]:
+            x, y, w, h = d["box"]
+            assert x <= d["center"][0] <= x + w and y <= d["center"][1] <= y + h
+            assert 5 < w < 120 and 5 < h < 120
+            n += 1
+    assert n >= 4
+
+
+def test_markers_are_inside_the_image(rendered):
+    found = [t for _, _, t in rendered if "markers" in t]
+    assert found
+    for m in found[0]["markers"]:
+        assert np.array(m["corners"]).shape == (4, 2)
+
+
+def test_the_picture_shows_the_board(rendered):
+    """The playing field differs from the table around it (the board is drawn where the
+    corners say)."""
+    for _, img, truth in rendered:
+        c = np.array(truth["corners"])
+        inside = img[
+            int(c[:, 1].min()) + 5 : int(c[:, 1].max()) - 5,
+            int(c[:, 0].min()) + 5 : int(c[:, 0].max()) - 5,
+        ]
+        assert inside.size and inside.std() > 10
+
+
+def test_same_seed_same_bytes():
+    scene = random_scene(np.random.default_rng(5), n_dice=2, with_cube=True)
+    a, ta = render(scene, 5, ss=1)
+    b, tb = render(scene, 5, ss=1)
+    assert a.tobytes() == b.tobytes() and ta == tb
+    c, _ = render(scene, 6, ss=1)
+    assert a.tobytes() != c.tobytes()
+
+
+def test_bad_scenes_are_refused():
+    with pytest.raises(SceneError):
+        Scene(points=(16,) + (0,) * 23)
+    with pytest.raises(SceneError):
+        Scene(points=(0,) * 23)
+    with pytest.raises(SceneError):
+        render(dataclasses.replace(Scene(), board="plastic"), 0)
