@@ -14,7 +14,9 @@ by the fixture maker) instead of the images, and says so.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import heapq
+import itertools
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -243,62 +245,74 @@ class TruthReader:
 class VisionReader:
     """Reads frames with ``nardy.vision`` and the session's profile (or corners).
 
-    Still: the same reading twice running on usable frames (vision's own signal, once it
-    offers one for a stream, replaces this).
+    The still signal is vision's own tracker, with the number of quiet frames it wants scaled
+    to the session's frame rate (a recording keeps a few frames a second, not thirty).
     """
 
     name = "nardy.vision"
 
     def __init__(self, session: Session) -> None:
-        self.read_frame = _vision_reader(session)
-        self.previous: Observation | None = None
+        try:
+            from nardy.vision.config import VisionConfig
+            from nardy.vision.detect import detect_image
+            from nardy.vision.still import StillnessTracker
+        except ImportError:
+            raise SessionError(
+                "this session has frames but nardy.vision cannot read boards yet "
+                "(--truth-frames replays fixtures that keep their frames' truth)"
+            ) from None
+        self.detect = detect_image
+        self.frames = _Frames()
+        self.profile: Any = None
+        self.corners = session.setup.corners
+        if session.setup.profile:
+            from nardy.calibration import BoardProfile
+
+            try:
+                self.profile = BoardProfile.load(session.folder / session.setup.profile)
+            except (OSError, ValueError) as e:
+                raise SessionError(f"{session.setup.profile}: {e}") from None
+        times = [ms for ms, _ in session.frames]
+        gaps = sorted(b - a for a, b in itertools.pairwise(times)) or [33]
+        config = VisionConfig()
+        quiet_ms = config.still_frames * 33  # what the tracker wants at 30 frames a second
+        frames = max(1, round(quiet_ms / max(gaps[len(gaps) // 2], 1)))
+        self.tracker = StillnessTracker(dataclasses.replace(config, still_frames=frames))
 
     def read(self, t_ms: int, frame: Any) -> tuple[Observation, bool]:
-        obs = self.read_frame(_image(frame))
-        still = (
-            obs.usable
-            and self.previous is not None
-            and self.previous.usable
-            and (obs.points, obs.bar) == (self.previous.points, self.previous.bar)
-        )
-        self.previous = obs
-        return obs, still
+        image = self.frames.image(frame)
+        result = self.detect(image, profile=self.profile, corners=self.corners)
+        obs = observation_from_json(result.to_json())
+        still = self.tracker.update(image, usable=obs.usable).still
+        return obs, still and obs.usable
 
 
-def _image(frame: Any) -> Any:
-    import cv2
+class _Frames:
+    """Frames from image files, or from a video read in order (seeking only when it must)."""
 
-    if isinstance(frame, Path):
-        image = cv2.imread(str(frame), cv2.IMREAD_COLOR)
-    else:
-        video, index = frame
-        cap = cv2.VideoCapture(str(video))
-        cap.set(cv2.CAP_PROP_POS_FRAMES, index)
-        ok, image = cap.read()
-        cap.release()
-        image = image if ok else None
-    if image is None:
-        raise SessionError(f"cannot read frame {frame}")
-    return image
+    def __init__(self) -> None:
+        self.video: tuple[Path, Any] | None = None
+        self.next_index = 0
 
+    def image(self, frame: Any) -> Any:
+        import cv2
 
-def _vision_reader(session: Session) -> Callable[[Any], Observation]:
-    """The vision package's frame reader, bound to the session's profile or corners."""
-    try:
-        from nardy.vision import read_board  # type: ignore[attr-defined]
-    except ImportError:
-        raise SessionError(
-            "this session has frames but nardy.vision cannot read boards yet "
-            "(use --truth-frames for fixtures that keep their frames' truth)"
-        ) from None
-    profile: Any = session.setup.corners
-    if session.setup.profile:
-        profile = session.folder / session.setup.profile
-
-    def read(image: Any) -> Observation:
-        return observation_from_json(read_board(image, profile))
-
-    return read
+        if isinstance(frame, Path):
+            image = cv2.imread(str(frame), cv2.IMREAD_COLOR)
+        else:
+            path, index = frame
+            if self.video is None or self.video[0] != path:
+                self.video = (path, cv2.VideoCapture(str(path)))
+                self.next_index = 0
+            cap = self.video[1]
+            if index != self.next_index:
+                cap.set(cv2.CAP_PROP_POS_FRAMES, index)
+            ok, image = cap.read()
+            self.next_index = index + 1
+            image = image if ok else None
+        if image is None:
+            raise SessionError(f"cannot read frame {frame}")
+        return image
 
 
 # -- replaying ----------------------------------------------------------------------------------
