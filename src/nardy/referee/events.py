@@ -239,6 +239,13 @@ def _die(d: Mapping[str, Any]) -> SeenDie:
     return SeenDie(int(d["value"]), bool(d.get("flat", True)), str(d.get("where", "right")))
 
 
+def _confidence(c: Any) -> float:
+    """A number, or vision's ``{"board": least, "points": [...], ...}``: the board's."""
+    if isinstance(c, Mapping):
+        c = c.get("board", 1.0)
+    return float(c)
+
+
 def observation_from_json(d: Mapping[str, Any]) -> Observation:
     """Read vision's JSON form (``nardy detect``'s line; extra keys are ignored)."""
     if not isinstance(d, Mapping):
@@ -259,7 +266,7 @@ def observation_from_json(d: Mapping[str, Any]) -> Observation:
             cube=d.get("cube"),
             usable=bool(d.get("usable", True)),
             why=d.get("why"),
-            confidence=float(d.get("confidence", 1.0)),
+            confidence=_confidence(d.get("confidence", 1.0)),
         )
     except (KeyError, TypeError, ValueError, IndexError) as e:
         if isinstance(e, EventError):
