@@ -16,6 +16,8 @@ out = []
 for job in jobs:
     command = "import mat" if job["path"].endswith(".mat") else "load match"
     gnubg.command(f"{command} {job['path']}")
+    if job.get("export_mat"):
+        gnubg.command(f"export match mat {job['export_mat']}")
     m = gnubg.match()
     games = []
     for g in m["games"] if m else []:

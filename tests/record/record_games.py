@@ -8,6 +8,7 @@ from the record's step arithmetic, so reading a generated record back checks tha
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import gnubg_nn
 
@@ -29,7 +30,9 @@ from nardy.record import (
     WinKind,
     apply_steps,
 )
+from nardy.record.steps import step_notation as notation
 from nardy.rules.position import Numbering, Position, Side
+from nardy.rules.result import kind_of_win
 
 STARTS = {
     "backgammon": {24: 2, 13: 5, 8: 3, 6: 5},
@@ -93,25 +96,15 @@ def _steps(pairs, dice: tuple[int, int], opponent: list[int]) -> tuple[Step, ...
     return tuple(steps)
 
 
-def notation(steps: tuple[Step, ...]) -> str:
-    def p(n: int) -> str:
-        return "bar" if n == 25 else "off" if n == 0 else str(n)
-
-    return " ".join(f"{p(s.start)}/{p(s.end)}{'*' if s.hit else ''}" for s in steps)
-
-
 def result_kind(pos: Position, winner: Side, total: int) -> WinKind:
-    loser = winner.other
-    if pos.off[loser] > 0:
-        return WinKind.OIN
-    own, _ = pos.view(loser, Numbering.OPPOSED)
-    # The loser's points 19..24 are the winner's home; 25 is the bar.
-    if any(own[p] for p in range(19, 26)):
-        return WinKind.BACKGAMMON
-    return WinKind.MARS
+    """The kind of win, as the rules engine counts it (backgammon's table)."""
+    return kind_of_win(_BACKGAMMON, pos, winner)
 
 
-MULTIPLIER = {WinKind.OIN: 1, WinKind.MARS: 2, WinKind.BACKGAMMON: 3}
+_BACKGAMMON = SimpleNamespace(
+    name="backgammon", family="short", checkers=15, numbering=Numbering.OPPOSED, options={}
+)
+MULTIPLIER = {WinKind.OIN: 1, WinKind.MARS: 2, WinKind.HOME_MARS: 2, WinKind.BACKGAMMON: 3}
 
 
 class _GameMaker:
@@ -334,3 +327,27 @@ def referee_records() -> list[Record]:
     from nardy.referee.table import fold
 
     return [record_of(fold(SETUP, session(), rules(LEGAL)))]
+
+
+def essentials(record: Record, *, variant: bool = True) -> tuple:
+    """What a .mat holds of a record, in a form that compares: the header's rules, and per game
+    the score, the Crawford flag, each turn's side, dice, steps (in any order) and position after,
+    the cube actions, accepted resignations and the result. ``variant`` False leaves out the
+    variant's name (a file written by gnubg calls caucasian "backgammon")."""
+    h = record.header
+    head = (h.variant if variant else None, h.players, h.match_to, h.jacoby, h.beaver)
+    games = []
+    for g in record.games:
+        entries = []
+        for e in g.entries:
+            if isinstance(e, PlayedTurn):
+                steps = tuple(sorted((s.start, s.end, s.die, s.hit) for s in e.steps))
+                entries.append(("turn", e.side, tuple(sorted(e.dice)), steps, e.after))
+            elif isinstance(e, CubeAction):
+                entries.append(("cube", e.kind, e.side, e.value))
+            elif e.accepted:
+                entries.append(("resign", e.side, e.points))
+        r = g.result
+        result = (r.winner, r.kind, r.ending, r.cube, r.points, r.multiplier)
+        games.append((g.number, g.score, g.crawford, g.start, tuple(entries), result))
+    return head, tuple(games)

@@ -59,3 +59,18 @@ def test_export_reads_the_referee_record_and_says_what_it_lacks(tmp_path) -> Non
     r = _nardy("export", str(src), "--to", "mat")
     assert r.returncode == 2
     assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+
+
+def test_a_mat_file_converts_to_sgf_and_json(tmp_path) -> None:
+    from nardy.record.mat import write_mat
+
+    record = make_record(6, match_to=5)
+    src = tmp_path / "match.mat"
+    src.write_text(write_mat(record))
+    js = _nardy("export", str(src), "--to", "json")
+    assert js.returncode == 0, js.stderr
+    assert loads(js.stdout).score() == record.score()
+    assert _nardy("export", str(src), "--to", "sgf").stdout.startswith("(;FF[4]GM[6]")
+    src.write_text(write_mat(record).replace(" Game 2", " Game 2\n what is this"))
+    bad = _nardy("export", str(src), "--to", "sgf")
+    assert bad.returncode == 2 and "cannot read" in bad.stderr

@@ -19,7 +19,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "source",
         metavar="RECORD",
-        help="a JSON record, the output of `nardy replay --json`, or a recorded session folder",
+        help="a JSON record, the output of `nardy replay --json`, a .mat file, "
+        "or a recorded session folder",
     )
     parser.add_argument("--to", choices=FORMATS, required=True, help="the format to write")
     parser.add_argument("-o", "--output", metavar="OUT", help="the file to write (default: stdout)")
@@ -32,14 +33,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def load_record(source: str, *, truth_frames: bool = False) -> Any:
     """The record ``source`` names: a folder is replayed by the referee; a JSON file is our
-    record or the referee's. Another kind of source (the referee's SQLite store) is one more
-    branch here; the writers do not change."""
+    record or the referee's; a .mat is read (XG's, gnubg's or ours). Another kind of source
+    (the referee's SQLite store) is one more branch here; the writers do not change."""
     from nardy.record import RecordError, record_from_json
 
     path = Path(source)
     try:
         if path.is_dir():
             return _replayed(path, truth_frames)
+        if path.suffix.lower() == ".mat":
+            from nardy.record.mat_reader import read_mat
+
+            return read_mat(_text(path))
         data = _json(path)
         if isinstance(data, dict) and "setup" in data:
             from nardy.referee.export import to_record
@@ -50,11 +55,15 @@ def load_record(source: str, *, truth_frames: bool = False) -> Any:
         raise UsageError(f"{source}: {e}") from None
 
 
-def _json(path: Path) -> Any:
+def _text(path: Path) -> str:
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise UsageError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+
+
+def _json(path: Path) -> Any:
+    text = _text(path)
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:

@@ -316,29 +316,31 @@ def apply_steps(
     own, theirs = (list(v) for v in position.view(side, numbering))
     for s in steps:
         if own[s.start] <= 0:
-            raise RecordError(f"step {_step_text(s)}: no {side} checker on point {s.start}")
+            raise RecordError(f"step {step_notation((s,))}: no {side} checker on point {s.start}")
         own[s.start] -= 1
         own[s.end] += 1
         if s.end in (BAR, OFF):
             if s.end == BAR:
-                raise RecordError(f"step {_step_text(s)}: a checker cannot move to the bar")
+                raise RecordError(f"step {step_notation((s,))}: a checker cannot move to the bar")
             continue
         # The opponent's checkers on our point s.end; in opposed numbering they sit on its 25 - end.
         if theirs[s.end]:
             if not s.hit or theirs[s.end] != 1:
                 raise RecordError(
-                    f"step {_step_text(s)}: point {s.end} holds {theirs[s.end]} opposing "
+                    f"step {step_notation((s,))}: point {s.end} holds {theirs[s.end]} opposing "
                     f"checker(s) and the step {'hits' if s.hit else 'does not hit'}"
                 )
             theirs[s.end] = 0
             theirs[BAR] += 1
         elif s.hit:
-            raise RecordError(f"step {_step_text(s)}: a hit on point {s.end}, which has no blot")
+            raise RecordError(f"step {step_notation((s,))}: a hit on {s.end}, which has no blot")
     return Position.from_view(side, numbering, own, theirs)
 
 
-def _step_text(s: Step) -> str:
+def step_notation(steps: tuple[Step, ...] | list[Step]) -> str:
+    """GNU-style text of the steps, one a checker and die: ``bar/22* 13/7 6/off``."""
+
     def p(n: int) -> str:
         return "bar" if n == BAR else "off" if n == OFF else str(n)
 
-    return f"{p(s.start)}/{p(s.end)}{'*' if s.hit else ''}"
+    return " ".join(f"{p(s.start)}/{p(s.end)}{'*' if s.hit else ''}" for s in steps)

@@ -33,7 +33,8 @@ from nardy.record import (
     check,
     score_after,
 )
-from nardy.record.model import BAR, OFF, apply_steps, numbering_of
+from nardy.record.model import numbering_of
+from nardy.record.steps import steps_of
 from nardy.referee.notation import NotationError, parse_play
 from nardy.rules.position import Numbering, Position, Side
 
@@ -175,68 +176,8 @@ def _steps(
     dice: Sequence[int],
     after: Position,
 ) -> tuple[Step, ...]:
-    """The steps of ``play``: a move the notation runs together ("24/14" for 6-4) is split into
-    one step per die, in the order that leads to ``after`` (landing on a blot hits it)."""
     try:
         moves = parse_play(play)
     except NotationError as e:
         raise RecordError(f"play {play!r}: {e}") from None
-    left = [dice[0]] * 4 if len(set(dice)) == 1 else list(dice)
-    fallback = None
-    for dies in _die_sequences(moves, left):
-        steps = _with_hits(before, side, numbering, dies)
-        fallback = fallback or steps
-        try:
-            if apply_steps(before, side, steps, numbering) == after:
-                return steps
-        except ValueError:
-            continue
-    # A foul let stand or a corrected position: the moves as written, dice where they fit.
-    return fallback or tuple(Step(a, b, 0) for a, b in moves)
-
-
-def _die_sequences(moves: list[tuple[int, int]], left: list[int]):
-    """Every way to play ``moves`` with the dice ``left``: lists of (start, end, die)."""
-    if not moves:
-        yield []
-        return
-    (a, b), rest = moves[0], moves[1:]
-    for split, remaining in _splits(a, b, left):
-        for tail in _die_sequences(rest, remaining):
-            yield split + tail
-
-
-def _splits(a: int, b: int, left: list[int], top: bool = True):
-    """One checker from ``a`` to ``b`` by one die of ``left``, or by several, landing between."""
-    direct = [d for d in sorted(set(left)) if a - d == b or (b == OFF and a - d < 0)]
-    for die in direct:
-        rest = list(left)
-        rest.remove(die)
-        yield [(a, b, die)], rest
-    found = bool(direct)
-    for die in sorted(set(left)):
-        mid = a - die
-        if mid > b and mid > 0:
-            rest = list(left)
-            rest.remove(die)
-            for tail, remaining in _splits(mid, b, rest, top=False):
-                found = True
-                yield [(a, mid, die), *tail], remaining
-    if top and not found:
-        # Nothing fits: a step the dice do not make (a foul), die 0.
-        yield [(a, b, 0)], list(left)
-
-
-def _with_hits(
-    before: Position, side: Side, numbering: Numbering, dies: list[tuple[int, int, int]]
-) -> tuple[Step, ...]:
-    own, theirs = (list(v) for v in before.view(side, numbering))
-    steps = []
-    for a, b, die in dies:
-        hit = numbering is Numbering.OPPOSED and b not in (BAR, OFF) and theirs[b] == 1
-        if hit:
-            theirs[b], theirs[BAR] = 0, theirs[BAR] + 1
-        own[a] -= 1
-        own[b] += 1
-        steps.append(Step(a, b, die, hit))
-    return tuple(steps)
+    return steps_of(before, side, numbering, moves, dice, after)
