@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -149,3 +151,40 @@ class CameraTable(FakeTable):
 @pytest.fixture
 def camera_table() -> CameraTable:
     return CameraTable()
+
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "boards"
+
+
+class BoardCameraTable(FakeTable):
+    """A fake table whose camera sees a rendered board with known corners (a fixture)."""
+
+    def __init__(self, fixture: str, store: Path) -> None:
+        super().__init__("Wizard table")
+        import cv2
+
+        self.frame = cv2.imread(str(FIXTURES / f"{fixture}.jpg"))
+        self.truth = json.loads((FIXTURES / f"{fixture}.json").read_text())
+        self.store = store
+        self.saved = []
+
+    def camera_frame(self):
+        return self.frame
+
+    def camera_jpeg(self) -> bytes | None:
+        import cv2
+
+        return cv2.imencode(".jpg", self.frame)[1].tobytes()
+
+    def save_profile(self, profile) -> str:
+        path = self.store / "profile.json"
+        profile.save(path)
+        self.saved.append(profile)
+        return str(path)
+
+
+@pytest.fixture
+def wizard_table(hub, tmp_path) -> BoardCameraTable:
+    table = BoardCameraTable("markers-000", tmp_path)
+    hub.add("cam", table, pin="2468")
+    return table

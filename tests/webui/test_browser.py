@@ -74,3 +74,29 @@ def test_table_fits_a_phone_screen(browser, live_server):
     context.close()
     assert width <= 390, "the page scrolls sideways on a phone"
     assert board["width"] >= 330, "the board is too small to read on a phone"
+
+
+def test_calibration_wizard_by_clicking_four_corners(page, live_server, wizard_table):
+    page.goto(f"{live_server}/calibrate/cam")
+    page.locator("#frame").wait_for()
+    page.wait_for_function("document.getElementById('frame').complete")
+    box = page.locator("#marks").bounding_box()
+    scale = box["width"] / 1280
+    for x, y in wizard_table.truth["corners"]:
+        page.mouse.click(box["x"] + x * scale, box["y"] + y * scale)
+    assert page.locator("#marks circle.corner").count() == 4
+    assert "Four corners set" in page.locator("#step").inner_text()
+    page.click("#preview")
+    page.locator("#result").wait_for(state="visible", timeout=30000)
+    page.wait_for_function("document.getElementById('rectified').naturalWidth > 0")
+    page.fill("#unlock input[name=pin]", "2468")
+    page.click("#unlock button")
+    page.locator("#unlock .msg", has_text="unlocked").wait_for(timeout=5000)
+    page.click("#save")
+    page.locator("#message", has_text="profile saved").wait_for(timeout=30000)
+    saved = wizard_table.saved[-1]
+    # Clicks land on whole screen pixels: the corners come back within a pixel or two.
+    for (x, y), (tx, ty) in zip(saved.corners, wizard_table.truth["corners"], strict=True):
+        assert abs(x - tx) < 2.5 and abs(y - ty) < 2.5
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "calibrate.png"), full_page=True)

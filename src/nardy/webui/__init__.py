@@ -10,7 +10,9 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from flask import Flask
+from flask import Flask, jsonify, render_template, request
+from flask.typing import ResponseReturnValue
+from werkzeug.exceptions import HTTPException
 
 from nardy.webui.hub import TableHub
 
@@ -32,9 +34,18 @@ def create_app(config: dict[str, Any] | None = None, *, hub: TableHub | None = N
     (hub or TableHub()).init_app(app)
 
     from nardy.webui import security
-    from nardy.webui.views import club, table
+    from nardy.webui.views import calibrate, club, table
 
     security.init_app(app)
+    app.register_error_handler(HTTPException, _http_error)
     app.register_blueprint(club.bp)
     app.register_blueprint(table.bp)
+    app.register_blueprint(calibrate.bp)
     return app
+
+
+def _http_error(e: HTTPException) -> ResponseReturnValue:
+    """A 4xx as JSON for the page's scripts (POSTs, JSON requests), as a short page otherwise."""
+    if request.method == "POST" or request.accept_mimetypes.best == "application/json":
+        return jsonify(error=e.description), e.code or 500
+    return render_template("error.html", error=e), e.code or 500
