@@ -18,6 +18,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SESSIONS = ROOT / "tests" / "fixtures" / "sessions"
+sys.path.insert(0, str(ROOT / "tests" / "referee"))
 
 
 def best_of(repeat: int, fn) -> float:  # type: ignore[no-untyped-def]
@@ -27,6 +28,22 @@ def best_of(repeat: int, fn) -> float:  # type: ignore[no-untyped-def]
         fn()
         times.append(time.perf_counter() - t0)
     return min(times)
+
+
+def true_record(folder: Path, table) -> str:  # type: ignore[no-untyped-def]
+    """Whether the replay gave the session's truth.json ("-" when it has none)."""
+    import json
+
+    from session_truth import compare, project
+
+    truth = folder / "truth.json"
+    if not truth.is_file():
+        return "-"
+    try:
+        compare(project(table.record()), json.loads(truth.read_text()))
+    except AssertionError as e:
+        return f"no ({str(e).splitlines()[0]})"
+    return "yes"
 
 
 def decode_all(folder: Path) -> None:
@@ -58,12 +75,20 @@ def main() -> int:
         frames = len(session.frames)
         decode = best_of(args.repeat, lambda f=folder: decode_all(f)) if frames else 0.0
         truth = best_of(args.repeat, lambda f=folder, n=frames: replay(f, truth_frames=n > 0))
-        try:
-            vision = best_of(1, lambda f=folder: replay(f))
-            vtext = f"{vision:8.2f} {length / vision:6.0f}×"
-            totals[2] += vision
-        except SessionError as e:
-            vtext = f"{'n/a':>8s} {'':>7s}  ({e})"[:60]
+        verdict = "truth frames: " + true_record(folder, replay(folder, truth_frames=True))
+        if frames:
+            try:
+                t0 = time.perf_counter()
+                table = replay(folder)
+                vision = time.perf_counter() - t0
+                vtext = f"{vision:8.2f} {length / vision:6.0f}×"
+                totals[2] += vision
+                verdict += "; vision: " + true_record(folder, table)
+            except SessionError as e:
+                vtext = f"{'n/a':>8s} {'':>7s}"
+                verdict += f"; vision: n/a ({e})"[:80]
+        else:
+            vtext = f"{'-':>8s} {'':>7s}"
         totals[0] += length
         totals[1] += truth
         print(

@@ -179,18 +179,32 @@ class CameraDice:
         return DiceThrown(t_ms, "vision", values, why is None, why)
 
 
+class FrameInput:
+    """What one frame's reading tells the referee, live or replayed: the board seen, and the
+    dice (compared with the cup's when both are read; the throws themselves with no cup)."""
+
+    def __init__(self, dice_source: str) -> None:
+        self.camera_dice = CameraDice() if dice_source == "camera" else None
+        self.both = dice_source == "both"
+
+    def events(self, t_ms: int, obs: Observation, still: bool) -> list[Event]:
+        out: list[Event] = []
+        if self.camera_dice is not None:
+            thrown = self.camera_dice.feed(t_ms, obs, still)
+            if thrown is not None:
+                out.append(thrown)
+        elif self.both and obs.usable and obs.dice:
+            out.append(DiceSeen(t_ms, obs.dice, still))
+        out.append(BoardSeen(t_ms, obs, still))
+        return out
+
+
 def frame_events(session: Session, reader: FrameReader) -> Iterator[tuple[int, int, Event]]:
-    camera_dice = CameraDice() if session.setup.dice_source == "camera" else None
-    both = session.setup.dice_source == "both"
+    frames = FrameInput(session.setup.dice_source)
     for ms, frame in session.frames:
         obs, still = reader.read(ms, frame)
-        if camera_dice is not None:
-            thrown = camera_dice.feed(ms, obs, still)
-            if thrown is not None:
-                yield ms, 1, thrown
-        elif both and obs.usable and obs.dice:
-            yield ms, 1, DiceSeen(ms, obs.dice, still)
-        yield ms, 2, BoardSeen(ms, obs, still)
+        for event in frames.events(ms, obs, still):
+            yield ms, 1 if not isinstance(event, BoardSeen) else 2, event
 
 
 def read_session(session: Session, reader: FrameReader | None) -> Iterator[Event]:
