@@ -24,7 +24,9 @@ def test_log_is_written_and_read_back(tmp_path):
     ]
 
 
-@pytest.mark.parametrize("bad", ["5\tsideways\tx\n", "x\tin\ty\n", "5\tin\n", "5\tin\ta\\q\n"])
+@pytest.mark.parametrize(
+    "bad", ["5\tsideways\tx\n", "x\tin\ty\n", "5\tin\n", "5\tin\ta\\q\n", "5\tin\t\u00e9\n"]
+)
 def test_a_bad_log_line_is_named(tmp_path, bad):
     path = tmp_path / "cup.log"
     path.write_text("1\tin\tok\n" + bad)

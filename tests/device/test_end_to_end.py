@@ -253,3 +253,31 @@ def test_a_port_that_is_not_a_cup_is_not_found():
     assert probe("/dev/no-such-port", timeout=0.2) is None
     with pytest.raises(serial.SerialException):
         serial.serial_for_url("/dev/no-such-port")
+
+
+def test_one_cup_per_player_each_armed_for_its_own(tmp_path):
+    cups = {
+        p: CupEmulator.in_process(time_scale=SCALE, cup_id=f"CUP-{p}", seed=i)
+        for i, p in enumerate("WB")
+    }
+    rigs = {}
+    for p, cup in cups.items():
+        (tmp_path / p).mkdir()
+        rigs[p] = make_rig(cup, tmp_path / p)  # a cup.log each
+    try:
+        for turn, p in enumerate("WBWB", 1):
+            rigs[p].driver.arm(p, turn)
+            rigs[p].pump(0.2)
+            cups[p].throw(**QUICK)
+            assert cups[p].wait_idle(5)
+        for p, rig in rigs.items():
+            assert rig.settle()
+            assert rig.of(CupConnected)[0].cup_id == f"CUP-{p}"
+            assert seen(rig.events) == truth(cups[p].made)
+            assert [e.armed for e in rig.of(Thrown)] == [
+                Armed(p, t) for t, q in enumerate("WBWB", 1) if q == p
+            ]
+    finally:
+        for p in rigs:
+            rigs[p].driver.stop()
+            cups[p].stop()

@@ -47,6 +47,8 @@ def unescape(text: str) -> bytes:
             raise CupLogError(f"bad escape in {text!r}")
         return "\\" if s == "\\" else chr(int(s[1:], 16))
 
+    if not all(" " <= c <= "~" for c in text):
+        raise CupLogError(f"a raw byte in {text!r}: bytes are written \\xNN")
     return _ESC.sub(sub, text).encode("latin-1")
 
 
