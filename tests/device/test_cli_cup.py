@@ -42,3 +42,9 @@ def test_a_port_that_does_not_exist_is_one_line_and_status_2():
 def test_a_bad_arm_is_a_usage_error():
     proc = subprocess.run([*ENV_CMD, "loop://", "--arm", "W"], capture_output=True, text=True)
     assert proc.returncode == 2 and "PLAYER:TURN" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_log_that_cannot_be_written_is_a_usage_error(tmp_path):
+    bad = tmp_path / "no-such-dir" / "cup.log"
+    proc = subprocess.run([*ENV_CMD, "loop://", "--log", str(bad)], capture_output=True, text=True)
+    assert proc.returncode == 2 and "--log" in proc.stderr and "Traceback" not in proc.stderr

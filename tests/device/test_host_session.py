@@ -34,6 +34,22 @@ class Cup:
         (cmd,) = [c for c in cmds if c.type == {"HELLO": "HELLO?", "STATE": "STATE?"}.get(type_)]
         return self.line(type_, ref=cmd.seq, **fields)
 
+    def state(self, step, roll: int, pending: str, boot: str = BOOT):
+        """The STATE answering the STATE? in ``step`` (which the host is taken to have sent)."""
+        for c in step.commands:
+            self.s.sent(c)
+        return self.answer(
+            step,
+            "STATE",
+            boot=boot,
+            st="idle",
+            roll=roll,
+            last="-",
+            armed="-",
+            batt=80,
+            pending=pending,
+        )
+
     def roll(self, roll: int, d: str = "6,5", boot: str = BOOT):
         return self.line("ROLL", roll=roll, boot=boot, d=d, armed="W:1", ms=900)
 
@@ -58,18 +74,7 @@ def hello(cup: Cup, boot: str = BOOT, roll: int = 41, pending: str = "-", ack_re
         dice=2,
         caps="arm,replay",
     )
-    sent(s, step)
-    state = cup.answer(
-        step,
-        "STATE",
-        boot=boot,
-        st="idle",
-        roll=roll,
-        last="6,3",
-        armed="-",
-        batt=80,
-        pending=pending,
-    )
+    state = cup.state(step, roll, pending, boot)
     sent(s, state)
     if ack_replay:
         cup.line("ACK", ref=state.commands[0].seq)
@@ -99,17 +104,7 @@ def test_a_throw_after_a_gap_waits_for_the_replay_and_comes_out_in_order():
     steps.append(cup.roll(44))
     assert throws(steps) == [42]
     assert [c.type for c in steps[-1].commands] == ["STATE?"]  # the gap: ask, never guess
-    state = cup.answer(
-        sent(s, steps[-1]),
-        "STATE",
-        boot=BOOT,
-        st="idle",
-        roll=44,
-        last="1,1",
-        armed="-",
-        batt=80,
-        pending="43,44",
-    )
+    state = cup.state(steps[-1], 44, "43,44")
     (replay,) = sent(s, state)
     assert replay["from"] == "43"
     steps += [cup.roll(43), cup.roll(44), cup.line("ACK", ref=replay.seq)]
@@ -153,17 +148,7 @@ def test_a_replay_that_cannot_fill_the_gap_reports_the_missing_throws():
     hello(cup)
     cup.seq += 1
     step = cup.roll(50)
-    state = cup.answer(
-        sent(s, step),
-        "STATE",
-        boot=BOOT,
-        st="idle",
-        roll=50,
-        last="1,1",
-        armed="-",
-        batt=80,
-        pending="50",
-    )
+    state = cup.state(step, 50, "50")
     (replay,) = sent(s, state)
     steps = [cup.roll(50), cup.line("ACK", ref=replay.seq)]
     events = [e for st in steps for e in st.events]
@@ -180,17 +165,7 @@ def test_a_new_boot_in_a_heartbeat_is_a_restart_and_the_player_is_armed_again():
     step = cup.line("HB", boot="00C0FFEE", up=1, roll=41, st="idle")
     assert [type(e) for e in step.events] == [CupRestarted]
     assert [c.type for c in step.commands] == ["STATE?"]
-    state = cup.answer(
-        sent(s, step),
-        "STATE",
-        boot="00C0FFEE",
-        st="idle",
-        roll=41,
-        last="-",
-        armed="-",
-        batt=80,
-        pending="-",
-    )
+    state = cup.state(step, 41, "-", boot="00C0FFEE")
     assert [c.type for c in state.commands] == ["REPLAY?", "ARM"]
     assert state.commands[1]["player"] == "B" and state.commands[1]["turn"] == "7"
 

@@ -5,6 +5,7 @@ NARDY_SOAK_THROWS sets the size (default 2,000, the CI run); e.g. 50000 for a lo
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import time
@@ -48,10 +49,23 @@ def test_soak_every_throw_once_and_in_order(tmp_path):
         ]
         emu.play(script)
         turn = 0
+        # besides the random faults, each kind once on demand, so a short soak has them all
+        on_demand = [
+            emu.corrupt,
+            emu.drop,
+            emu.duplicate,
+            emu.noise,
+            emu.overlong,
+            lambda: emu.silence(10.0),
+            emu.reboot,
+            lambda: emu.unplug(for_s=1.0),
+        ]
         while not emu.wait_idle(0):
             if len(emu.made) >= turn * 25:  # the referee arms each new turn
                 turn += 1
                 rig.driver.arm("WB"[turn % 2], turn)
+            if on_demand and len(emu.made) >= THROWS * (9 - len(on_demand)) // 10:
+                on_demand.pop(0)()
             rig.pump(0.2)
         emu.set_faults(FaultRates())  # a clean line at the end: what is still owed comes in
         rig.until(lambda ev: len(seen(ev)) >= THROWS, 60)
@@ -75,6 +89,12 @@ def test_soak_every_throw_once_and_in_order(tmp_path):
     first_wrong = next((i for i, (d, m) in pairs if d != m), None)
     assert delivered == made, f"{len(delivered)} delivered, first wrong at {first_wrong}"
     assert not rig.of(ThrowsMissed)
-    for kind in ("corrupt", "drop", "duplicate", "corrupt_in", "reboot", "unplug", "silence"):
-        assert emu.faults[kind] > 0, kind
-    assert len(rig.of(CupRestarted)) == emu.faults["reboot"]
+    kinds = ("corrupt", "drop", "duplicate", "noise", "overlong", "reboot", "unplug", "silence")
+    assert all(emu.faults[kind] > 0 for kind in kinds), emu.faults
+    # the host sees the cup's power-ups in order; two restarts in one absence count as one
+    restarts = rig.of(CupRestarted)
+    assert 0 < len(restarts) <= emu.faults["reboot"] == len(emu.boots) - 1
+    chain = [restarts[0].old_boot] + [r.new_boot for r in restarts]
+    assert all(a.new_boot == b.old_boot for a, b in itertools.pairwise(restarts))
+    where = [emu.boots.index(b) for b in chain]
+    assert where == sorted(set(where))

@@ -125,7 +125,19 @@ def run(args: argparse.Namespace) -> int:
     if port is not None and "://" not in port and not os.path.exists(port):
         raise UsageError(f"{port}: no such port")
     armed = _armed(args.arm)
-    driver = CupDriver(port, log=args.log, armed=armed)
+    if port is None:
+        from nardy.device.driver import find_cups
+
+        found = find_cups()
+        if not found:
+            raise UsageError("no dice cup answers on any serial port; give its PORT")
+        port = found[0][0]
+    try:
+        driver = CupDriver(port, log=args.log, armed=armed)
+    except OSError as e:
+        raise UsageError(f"--log {args.log}: {e.strerror}") from None
+    if not args.json:
+        print(f"watching {port} (Ctrl-C to stop)", file=sys.stderr, flush=True)
     deadline = None if args.seconds is None else time.monotonic() + args.seconds
     throws = 0
     try:

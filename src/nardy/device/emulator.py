@@ -126,6 +126,7 @@ class CupEmulator:
         self.resend_s = resend_s
         self.rates = faults or FaultRates()
         self.faults: Counter[str] = Counter()  # injected so far, by kind
+        self.boots: list[str] = []  # every power-up's boot id, in order
         self._rng = random.Random(seed)
         self._actions: queue.Queue[Callable[[], None]] = queue.Queue()
         self._lock = threading.Lock()
@@ -276,6 +277,7 @@ class CupEmulator:
 
     def _power_up(self) -> None:
         self.boot = f"{self._rng.getrandbits(32):08X}"
+        self.boots.append(self.boot)
         self._seq = 0
         self._booted_at = time.monotonic()
         self._last_sent = 0.0  # a heartbeat at once says the cup is there
