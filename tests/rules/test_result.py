@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from typing import Any
 
+import gnubg_nn
 import pytest
 
 from nardy.rules.errors import ResignationError, RulesError, UndefinedRuleError
@@ -245,3 +247,47 @@ def test_resignation_of_three_refused_where_nothing_pays_three(name, options):
 def test_resignation_of_four_refused():
     with pytest.raises(ResignationError):
         resign(variant("backgammon"), L, 4)
+
+
+# -- against GNU Backgammon ----------------------------------------------------------------------
+
+
+def _finished(rng: random.Random, winner: Side) -> Position:
+    """The winner has borne off all 15; the loser's checkers anywhere, on the bar or off."""
+    loser = winner.other
+    points = [0] * 24
+    bar = [0, 0]
+    off = [0, 0]
+    off[winner] = 15
+    # where the loser's checkers may be: in home, short of the winner's home, or anywhere
+    top, spots = rng.choice([(6, ["board"]), (18, ["board"]), (24, ["off", "bar", "board"])])
+    for _ in range(15):
+        spot = rng.choice(spots)
+        if spot == "off" and rng.random() < 0.3:
+            off[loser] += 1
+        elif spot == "bar":
+            bar[loser] += 1
+        else:
+            own_point = rng.randint(1, top)
+            points[Numbering.OPPOSED.to_light(loser, own_point) - 1] += loser.sign
+    return Position(tuple(points), (bar[0], bar[1]), (off[0], off[1]))
+
+
+def test_backgammon_scoring_agrees_with_gnubg():
+    """gnubg's evaluation of a finished game is exact: win, gammon and backgammon flags."""
+    seed = random.randrange(2**31)
+    print(f"scoring seed {seed}")
+    rng = random.Random(seed)
+    v = variant("backgammon")
+    kinds = set()
+    for _ in range(10000):
+        winner = rng.choice([L, D])
+        pos = _finished(rng, winner)
+        own, theirs = pos.view(winner, Numbering.OPPOSED)
+        board = [[theirs[25 - p] for p in range(1, 25)] + [theirs[25]], [*own[1:25], own[25]]]
+        win, gammon, backgammon, _, _ = gnubg_nn.probabilities(board, 0)
+        r = game_result(v, pos)
+        kinds.add(r.kind)
+        assert (r.winner, r.multiplier) == (winner, 1 + int(gammon) + int(backgammon)), (seed, pos)
+        assert win == 1.0
+    assert kinds == {WinKind.OIN, WinKind.MARS, WinKind.HOME_MARS, WinKind.BACKGAMMON}
