@@ -89,7 +89,7 @@ def test_a_crawford_match_with_resignations() -> None:
 
 def test_a_garbled_referee_record_is_a_record_error() -> None:
     data = money_table().record()
-    data["games"][0]["turns"][0]["play"] = "8/5 6/5 9/x"
+    data["games"][0]["turns"][0]["steps"][0] = [8, 30, 3, False]
     with pytest.raises(RecordError):
         to_record(data, START)
     del data["setup"]

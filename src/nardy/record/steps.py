@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from nardy.record.model import BAR, OFF, Step, apply_steps, step_notation
+from nardy.record.model import BAR, OFF, RecordError, Step, apply_steps, step_notation
 
 __all__ = ["step_notation", "steps_of"]
 from nardy.rules.position import Numbering, Position, Side
@@ -29,6 +29,9 @@ def steps_of(
     on a lone opposing checker hits it. A move no die makes gets die 0 (a foul let stand).
     """
     moves = list(moves)
+    for a, b in moves:
+        if not (1 <= a <= BAR and OFF <= b < BAR):
+            raise RecordError(f"no move from {a} to {b}")
     left = [dice[0]] * 4 if len(set(dice)) == 1 else list(dice)
     fallback = None
     for dies in _die_sequences(moves, left):

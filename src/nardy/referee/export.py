@@ -2,9 +2,10 @@
 :class:`nardy.record.Record`: the one model the exports, the dashboard's downloads and the
 project's JSON record share.
 
-The referee keeps a turn as its notation and the position after it; the record wants the steps
-with their dice and hits. They are read back from the notation against the position before the
-turn. A step no die of the throw makes (a foul let stand) gets die 0.
+The referee keeps each turn's steps; they are checked against the dice and the positions before
+and after the turn (a move run over two dice is split, a hit is where a blot was), and read from
+the notation when a record has none. A step no die of the throw makes (a foul let stand) gets
+die 0.
 """
 
 from __future__ import annotations
@@ -126,7 +127,13 @@ def _game(g: Mapping[str, Any], header: Header, start: Position, score) -> Game:
         after = Position.from_json(t["position"])
         dice = tuple(int(d) for d in t["dice"])
         flags = tuple(_flag(f) for f in t.get("flags", []))
-        steps = _steps(before, side, numbering, str(t["play"]), dice, after)
+        if t.get("steps"):
+            # Taken as moves, checked against the dice and the position after (a rules stand-in
+            # or a foul may give one step for two dice).
+            moves = [(int(x[0]), int(x[1])) for x in t["steps"]]
+            steps = steps_of(before, side, numbering, moves, dice, after)
+        else:  # an older record: the steps are read back from the notation
+            steps = _steps(before, side, numbering, str(t["play"]), dice, after)
         voids = tuple(
             VoidThrow(tuple(int(v) for v in x["values"]), str(x["why"]))
             for x in t.get("void_throws", [])
@@ -146,7 +153,10 @@ def _game(g: Mapping[str, Any], header: Header, start: Position, score) -> Game:
         result = Result(
             winner, WinKind(r["kind"]), ending, int(r["cube"]), r["points"], int(r["multiplier"])
         )
+    rolls = tuple((int(a), int(b)) for a, b in g.get("opening_rolls") or ())
     opening = tuple(g.get("opening") or ())
+    if not rolls and len(opening) == 2:
+        rolls = ((int(opening[0]), int(opening[1])),)
     return Game(
         number=int(g["number"]),
         score=score,
@@ -154,7 +164,7 @@ def _game(g: Mapping[str, Any], header: Header, start: Position, score) -> Game:
         entries=tuple(entries),
         result=result,
         crawford=bool(g.get("crawford", False)),
-        opening=Opening(((opening[0], opening[1]),)) if len(opening) == 2 else None,
+        opening=Opening(rolls) if rolls else None,
     )
 
 
