@@ -39,13 +39,15 @@ def _frame_and_profile(path: str | None) -> tuple[bytes, BoardProfile]:
     return jpg.tobytes(), BoardProfile.from_corners(seen, (1280, 720))
 
 
-def _median_time(fn, repeat: int) -> float:
-    times = []
+def _interleaved(fns, repeat: int) -> list[float]:
+    """Median time of each function, run in turn so that both see the same load."""
+    times: list[list[float]] = [[] for _ in fns]
     for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return float(np.median(times))
+        for i, fn in enumerate(fns):
+            t0 = time.perf_counter()
+            fn()
+            times[i].append(time.perf_counter() - t0)
+    return [float(np.median(t)) for t in times]
 
 
 def main() -> int:
@@ -56,8 +58,9 @@ def main() -> int:
     reader = BoardReader(profile)
     reader.read(frame)  # the sampling maps are built once per profile, not per frame
     repeat = 60
-    decode = _median_time(lambda: cv2.imdecode(buf, cv2.IMREAD_COLOR), repeat)
-    read = _median_time(lambda: reader.read(frame), repeat)
+    decode, read = _interleaved(
+        [lambda: cv2.imdecode(buf, cv2.IMREAD_COLOR), lambda: reader.read(frame)], repeat
+    )
     print(f"frame {frame.shape[1]}×{frame.shape[0]}, single-threaded, median of {repeat}")
     print(f"decode JPEG: {decode * 1000:7.2f} ms")
     print(f"read board:  {read * 1000:7.2f} ms  ({1 / read:.0f} frames/s)")

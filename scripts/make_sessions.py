@@ -737,6 +737,7 @@ def score(spec: Spec, games: list[dict[str, Any]]) -> dict[str, Any]:
 def render_frames(folder: Path, shots: list[Shot], seed: int) -> list[dict[str, Any]]:
     import cv2
     import numpy as np
+
     from nardy.synth import Die, Hand, Scene, render
 
     (folder / "frames").mkdir(exist_ok=True)

@@ -81,9 +81,10 @@ class BoardGeometry:
     """
 
     bar: tuple[float, float] = (0.4625, 0.5375)
-    point_length: float = 0.4
+    point_length: float = 0.42
     aspect: float = 0.8
     trays: tuple[Rect, Rect] | None = None
+    checker: float = 0.9  # a checker's diameter as a share of a point's width
 
     def __post_init__(self) -> None:
         left, right = self.bar
@@ -95,6 +96,8 @@ class BoardGeometry:
             )
         if not 0.2 <= self.aspect <= 2.0:
             raise GeometryError(f"aspect must be 0.2–2.0, got {self.aspect}")
+        if not 0.5 <= self.checker <= 1.2:
+            raise GeometryError(f"checker must be 0.5–1.2 of a point's width, got {self.checker}")
 
     @property
     def point_width(self) -> float:
@@ -131,6 +134,7 @@ class BoardGeometry:
             "point_length": self.point_length,
             "aspect": self.aspect,
             "trays": None if self.trays is None else [t.to_json() for t in self.trays],
+            "checker": self.checker,
         }
 
     @classmethod
@@ -144,6 +148,7 @@ class BoardGeometry:
                 trays=None
                 if trays is None
                 else (Rect.from_json(trays[0]), Rect.from_json(trays[1])),
+                checker=float(data.get("checker", 0.9)),
             )
         except (KeyError, TypeError, IndexError) as e:
             raise GeometryError(f"malformed board geometry: {e}") from e

@@ -133,7 +133,10 @@ def _point_length(surface: np.ndarray, bar: tuple[float, float]) -> float:
     # checkers standing past a point's end make some columns long: take the shorter half
     ends = sorted(ends)[: max(3, len(ends) // 2)]
     # the tip itself is too thin to see: what shows ends a little short of it
-    return float(np.clip(np.median(ends) / 0.92, 0.3, 0.48))
+    length = float(np.median(ends) / 0.92)
+    if not 0.34 <= length <= 0.48:  # the points could not be made out: a usual board's
+        return BoardGeometry().point_length
+    return length
 
 
 def _trays(

@@ -16,7 +16,7 @@ import numpy as np
 
 from nardy.vision.config import VisionConfig
 from nardy.vision.layers import count_layers
-from nardy.vision.points import disk_kernel, to_lab
+from nardy.vision.points import disk_kernel
 
 
 @dataclass(frozen=True)
@@ -34,13 +34,13 @@ def _nearest_set(colour: np.ndarray, light: np.ndarray | None, dark: np.ndarray 
 
 
 def read_bar(
-    tile_bgr: np.ndarray,
+    tile_lab: np.ndarray,
     checker_px: float,
     light: np.ndarray | None,
     dark: np.ndarray | None,
     config: VisionConfig,
 ) -> SideCount:
-    lab = to_lab(np.ascontiguousarray(tile_bgr))
+    lab = np.ascontiguousarray(tile_lab)
     h, w = lab.shape[:2]
     ends = np.concatenate([lab[: int(0.08 * h)], lab[int(0.92 * h) :]]).reshape(-1, 3)
     bg = np.median(ends, axis=0)
@@ -81,14 +81,14 @@ def read_bar(
 
 
 def read_tray(
-    tile_bgr: np.ndarray,
+    tile_lab: np.ndarray,
     checker_px: float,
     light: np.ndarray | None,
     dark: np.ndarray | None,
     config: VisionConfig,
 ) -> SideCount:
     """Checkers standing on edge in one tray, counted from whichever end they start at."""
-    lab = to_lab(np.ascontiguousarray(tile_bgr))
+    lab = np.ascontiguousarray(tile_lab)
     w = lab.shape[1]
     core = lab[:, w // 4 : w - w // 4]
     rows = core.mean(axis=1)

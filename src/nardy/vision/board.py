@@ -46,18 +46,28 @@ class BoardReader:
         tiles = self.sampler.sample(frame)
         g = self.profile.geometry
         strips = tiles.strips()
-        pts = read_points(strips, tiles.layout, g.point_length, g.aspect, self.config)
+        pts = read_points(
+            tiles.strips(lab=True), tiles.layout, g.point_length, g.aspect, self.config
+        )
         verdicts = [
             surface_glare(strips, self.config),
-            frame_intruder(tiles.get("band"), self.config),
+            frame_intruder(tiles.get("band", lab=True), self.config),
         ]
         bad = [v for v in verdicts if not v.usable]
         checker = tiles.layout.checker
-        bar = read_bar(tiles.get("bar"), checker, pts.light_lab, pts.dark_lab, self.config)
+        bar = read_bar(
+            tiles.get("bar", lab=True), checker, pts.light_lab, pts.dark_lab, self.config
+        )
         off, off_conf = None, 0.0
         if self._trays_in_view:
             trays = [
-                read_tray(tiles.get(f"tray{i}"), checker, pts.light_lab, pts.dark_lab, self.config)
+                read_tray(
+                    tiles.get(f"tray{i}", lab=True),
+                    checker,
+                    pts.light_lab,
+                    pts.dark_lab,
+                    self.config,
+                )
                 for i in (0, 1)
             ]
             off = (sum(t.light for t in trays), sum(t.dark for t in trays))

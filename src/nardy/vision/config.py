@@ -16,12 +16,12 @@ class VisionConfig:
     margin_x: float = 0.17  # of the surface width, each side (room for trays beside the frame)
     margin_y: float = 0.10  # of the surface height, top and bottom
     strip_pixels: int = 20  # pixels across one point when its strip is sampled
-    # checkers: diameter as a share of a point's width (real sets: 0.85–0.95)
-    checker_ratio: float = 0.9
+    # checkers (their size against the points is the profile's, measured per board)
     max_per_point: int = 15
     checker_pitch: float = 1.005  # centre-to-centre distance of checkers in a row, in diameters
     colour_evidence: float = 7.0  # disc unlike the empty board, less its own spread (Lab units)
     same_colour: float = 20.0  # Lab distance under which checkers are the colour of their point
+    layer_from: int = 5  # nobody starts a second layer on a point before this many in a row
     side_board: float = 12.0  # Lab distance under which a pixel beside a stack is the board
     outline_evidence: float = 7.0  # mean gradient on a checker's rim beyond the board's own
     bar_skip: float = 0.45  # diameters either side of the bar's middle left to the cube

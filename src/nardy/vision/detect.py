@@ -53,9 +53,9 @@ def detect_image(
             profile = find_board(image)
         except BoardNotFound as e:
             return DetectResult(BoardReading.unusable(str(e)), None)
-        from nardy.vision.selfcal import refine_aspect
+        from nardy.vision.selfcal import refine_checker
 
-        profile = refine_aspect(image, profile, config)
+        profile = refine_checker(image, profile, config)
     else:
         try:
             profile = profile.for_size(size)
@@ -72,11 +72,11 @@ def profile_from_corners(
     """A profile from corners alone: the layout measured from the photo, the aspect checked
     against the checkers' own roundness."""
     from nardy.calibration.measure import measure_geometry
-    from nardy.vision.selfcal import refine_aspect
+    from nardy.vision.selfcal import refine_checker
 
     size = (image.shape[1], image.shape[0])
     profile = BoardProfile.from_corners(corners, size, measure_geometry(image, corners))
-    return refine_aspect(image, profile, config)
+    return refine_checker(image, profile, config)
 
 
 def where_on_board(profile: BoardProfile, centre: tuple[float, float]) -> str:

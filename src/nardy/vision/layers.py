@@ -96,7 +96,7 @@ def count_layers(
         score = float(v[mask].sum() - v[~mask].sum())
         if w is not None:
             wmask = np.array([(x in waists) for x in range(1, first)])
-            score += 1.5 * float(w[wmask].sum() - w[~wmask].sum())
+            score += 0.3 * float(w[wmask].sum() - w[~wmask].sum())
         scored.append((score, -total, total))
     scored.sort(reverse=True)
     best = scored[0]

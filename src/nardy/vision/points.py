@@ -50,11 +50,23 @@ def to_lab(bgr: np.ndarray) -> np.ndarray:
 def background(lab: np.ndarray, tri: np.ndarray) -> np.ndarray:
     """What each strip would look like empty (24 × l × w × 3): the two triangle colours by
     parity (points 1, 3, 5… share one) and the field's colour around them."""
-    inner = cv2.erode(tri.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     outer = ~cv2.dilate(tri.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-    field = np.median(lab[:, outer].reshape(-1, 3), axis=0)
-    odd = np.median(lab[0::2][:, inner].reshape(-1, 3), axis=0)
-    even = np.median(lab[1::2][:, inner].reshape(-1, 3), axis=0)
+    # medians of every third pixel: as good as all of them, three times faster
+    flat = lab.reshape(lab.shape[0], -1, 3)
+    out_idx = np.flatnonzero(outer)[::3]
+    field = np.median(flat[:, out_idx].reshape(-1, 3), axis=0)
+    # a triangle's colour from its outer part, which only a stack of four or more covers:
+    # each point's own median there, then the median of the points of that colour
+    width = tri.shape[1]
+    tri_len = int(np.flatnonzero(tri[:, width // 2])[-1]) + 1 if tri[:, width // 2].any() else 1
+    tip = lab[
+        :,
+        int(0.55 * tri_len) : max(int(0.85 * tri_len), int(0.55 * tri_len) + 1),
+        width // 2 - 1 : width // 2 + 2,
+    ]
+    per_point = np.median(tip.reshape(lab.shape[0], -1, 3), axis=1)
+    odd = np.median(per_point[0::2], axis=0)
+    even = np.median(per_point[1::2], axis=0)
     bg = np.empty_like(lab)
     bg[:] = field
     bg[0::2, tri] = odd
@@ -81,6 +93,26 @@ def ring_kernel(inner: float, outer: float, half_width: float) -> np.ndarray:
     return k / k.sum()
 
 
+def along_axis(values: np.ndarray, kernel: np.ndarray) -> np.ndarray:
+    """``values`` (n × l × w) correlated with ``kernel`` (kh × kw, centred), but only down the
+    middle column of each strip: all the reader needs, at a fraction of a full 2-D filter."""
+    n, length, width = values.shape
+    kh, kw = kernel.shape
+    mid = width // 2
+    half_w = kw // 2
+    lo, hi = mid - half_w, mid + half_w + 1
+    # a kernel wider than the strip: its outer columns see nothing
+    k = kernel[:, max(0, -lo) : kw - max(0, hi - width)]
+    sub = values[:, :, max(lo, 0) : min(hi, width)]
+    per_row = sub @ k.T  # n × l × kh: each row's contribution to each kernel row
+    half_h = kh // 2
+    padded = np.pad(per_row, ((0, 0), (half_h, half_h), (0, 0)), mode="edge")
+    out = np.zeros((n, length), np.float32)
+    for dy in range(kh):
+        out += padded[:, dy : dy + length, dy]
+    return out
+
+
 def _gradient(lightness: np.ndarray) -> np.ndarray:
     smooth = cv2.GaussianBlur(lightness, (3, 3), 0.8)
     gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0)
@@ -92,9 +124,12 @@ def _texture(grad: np.ndarray, tri: np.ndarray) -> np.ndarray:
     """The board's own texture (wood grain, felt) as a gradient level: the median gradient of
     each kind of surface, so grain does not pass for a checker's rim."""
     level = np.empty_like(grad)
-    level[:] = np.median(grad[:, ~tri])
-    level[0::2, tri] = np.median(grad[0::2][:, tri])
-    level[1::2, tri] = np.median(grad[1::2][:, tri])
+    flat = grad.reshape(grad.shape[0], -1)
+    on = np.flatnonzero(tri)[::3]
+    off = np.flatnonzero(~tri)[::3]
+    level[:] = np.median(flat[:, off])
+    level[0::2, tri] = np.median(flat[0::2, on])
+    level[1::2, tri] = np.median(flat[1::2, on])
     return level.reshape(-1, grad.shape[2])
 
 
@@ -112,36 +147,33 @@ class Evidence:
 
 
 def evidence(
-    strips_bgr: np.ndarray, layout: Layout, point_length: float, aspect: float, config: VisionConfig
+    strips_lab: np.ndarray, layout: Layout, point_length: float, aspect: float, config: VisionConfig
 ) -> Evidence:
-    n, length, width, _ = strips_bgr.shape
-    flat_bgr = strips_bgr.reshape(n * length, width, 3)
-    lab_flat = to_lab(flat_bgr)
-    lab = lab_flat.reshape(n, length, width, 3)
+    lab = np.ascontiguousarray(strips_lab)
+    n, length, width, _ = lab.shape
+    lab_flat = lab.reshape(n * length, width, 3)
     tri = triangle_mask(layout, point_length, aspect)
     bg = background(lab, tri)
     d = layout.checker
     mid = width // 2
     disc = disk_kernel(0.45 * d)
-    border = cv2.BORDER_REFLECT
     # lightness counts half: the light falls unevenly across a board, its colours do not change
     delta = (lab - bg) * np.float32([0.5, 1.0, 1.0])
-    unlike = cv2.filter2D(
-        np.linalg.norm(delta, axis=-1).reshape(n * length, width), -1, disc, borderType=border
-    )
-    mean = cv2.filter2D(lab_flat, -1, disc, borderType=border)
-    mean_sq = cv2.filter2D(lab_flat * lab_flat, -1, disc, borderType=border)
-    spread = np.sqrt(np.clip(mean_sq - mean * mean, 0, None).sum(axis=-1))
-    colour = (unlike - spread).reshape(n, length, width)[:, :, mid]
+    pixel_diff = np.linalg.norm(delta, axis=-1)
+    unlike = along_axis(pixel_diff, disc)
+    spread_sq = np.zeros((n, length), np.float32)
+    for ch in range(3):
+        channel = np.ascontiguousarray(lab[..., ch])
+        m = along_axis(channel, disc)
+        spread_sq += np.clip(along_axis(channel * channel, disc) - m * m, 0, None)
+    colour = unlike - np.sqrt(spread_sq)
     grad = _gradient(np.ascontiguousarray(lab_flat[..., 0]))
     bg_grad = _gradient(np.ascontiguousarray(bg.reshape(n * length, width, 3)[..., 0]))
-    bg_grad = cv2.dilate(bg_grad, np.ones((5, 5), np.uint8))
+    bg_grad = cv2.dilate(bg_grad, np.ones((7, 7), np.uint8))
     extra = np.clip(grad - bg_grad - 2.0 * _texture(grad.reshape(n, length, width), tri), 0, None)
     ring = ring_kernel(0.36 * d, 0.52 * d, 0.42 * width)
-    outline = cv2.filter2D(extra, -1, ring, borderType=cv2.BORDER_CONSTANT)
-    outline = outline.reshape(n, length, width)[:, :, mid]
+    outline = along_axis(extra.reshape(n, length, width), ring)
     # the board showing either side of the axis (where two checkers of one layer touch)
-    pixel_diff = np.linalg.norm(delta, axis=-1)
     u = np.abs(np.arange(width) + 0.5 - width / 2)
     side_cols = (u > 0.3 * d) & (u < 0.46 * d)
     sides = (pixel_diff[:, :, side_cols] < config.side_board).mean(axis=2)
@@ -149,25 +181,27 @@ def evidence(
 
 
 def read_points(
-    strips_bgr: np.ndarray, layout: Layout, point_length: float, aspect: float, config: VisionConfig
+    strips_lab: np.ndarray, layout: Layout, point_length: float, aspect: float, config: VisionConfig
 ) -> PointsRead:
-    ev = evidence(strips_bgr, layout, point_length, aspect, config)
-    n, length, width, _ = strips_bgr.shape
+    ev = evidence(strips_lab, layout, point_length, aspect, config)
+    n, length, width, _ = strips_lab.shape
     d = layout.checker
     mid = width // 2
     slots = int(length // (d * config.checker_pitch))
     centres = np.minimum(
         ((np.arange(slots) + 0.5) * d * config.checker_pitch).astype(int), length - 1
     )
-    c_score = ev.colour[:, centres] / config.colour_evidence
-    e_score = ev.outline[:, centres] / config.outline_evidence
+    c_slots = ev.colour[:, centres]
+    e_slots = ev.outline[:, centres]
+    c_score = c_slots / config.colour_evidence
+    e_score = e_slots / config.outline_evidence
     score = np.maximum(c_score, e_score)  # 1 = on the threshold
     counts, confidence, colours = [], [], []
     boundary = _boundary_profile(ev.lab, d)
     half = max(1, round(0.25 * d))
     for i in range(n):
         count, conf = _first_layer(score[i])
-        if count >= 2:
+        if count >= config.layer_from:
             total, layer_conf = count_layers(
                 boundary[i], count, d * config.checker_pitch, ev.sides[i]
             )
@@ -232,13 +266,6 @@ def _first_layer(score: np.ndarray) -> tuple[int, float]:
         deciding.append(score[end])
     margin = min(abs(np.log(max(s, 1e-3))) for s in deciding) if deciding else 1.0
     return end, float(np.clip(margin / np.log(2.0), 0, 1))
-
-
-def _split(values: np.ndarray, floor: float) -> float:
-    """Otsu's threshold between background and checker scores, never below ``floor``."""
-    v = np.clip(values, 0, 255).astype(np.uint8).reshape(-1, 1)
-    t, _ = cv2.threshold(v, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    return max(float(t), floor)
 
 
 def _two_sets(colours: list[np.ndarray]) -> tuple[np.ndarray | None, np.ndarray | None, list[bool]]:

@@ -44,7 +44,7 @@ class Sampler:
         px = g.point_width / strip_w
         half_l = round(0.5 * g.aspect / px)
         bar_w = max(4, round((g.bar[1] - g.bar[0]) / px))
-        return Layout(strip_w, half_l, px, c.checker_ratio * strip_w, bar_w, half_l)
+        return Layout(strip_w, half_l, px, g.checker * strip_w, bar_w, half_l)
 
     def strip_coords(self, number: int) -> np.ndarray:
         """Board coordinates (h × w × 2) of the pixels of point ``number``'s strip, base first."""
@@ -98,30 +98,42 @@ class Sampler:
         return np.concatenate([top, right, bottom, left], 0).transpose(1, 0, 2)
 
     @cached_property
-    def _regions(self) -> dict[str, tuple[int, int, int, int]]:
-        """Where each tile sits in the mosaic: name → (y, x, h, w)."""
+    def _regions(self) -> dict[str, list[tuple[int, int, int, int]]]:
+        """Where each tile's pieces sit in the mosaic: name → [(y, x, h, w), ...]."""
         return self._plan()[0]
 
-    def _plan(self) -> tuple[dict[str, tuple[int, int, int, int]], np.ndarray]:
-        tiles: list[tuple[str, np.ndarray]] = [
+    def _plan(self) -> tuple[dict[str, list[tuple[int, int, int, int]]], np.ndarray]:
+        """A compact mosaic (remapping costs by the pixel): the strips, the bar's two halves and
+        the trays side by side on one shelf, the long thin band of frame wrapped below."""
+        half = self.layout.half_l
+        bar = self.bar_coords()
+        shelf: list[tuple[str, np.ndarray]] = [
             (f"p{n}", self.strip_coords(n)) for n in range(1, 25)
         ]
-        tiles.append(("bar", self.bar_coords()))
+        shelf += [("bar", bar[:half]), ("bar", bar[half:])]
         for i in (0, 1):
             t = self.tray_coords(i)
             if t is not None:
-                tiles.append((f"tray{i}", t))
-        tiles.append(("band", self.band_coords()))
-        height = max(t.shape[0] for _, t in tiles)
-        width = sum(t.shape[1] for _, t in tiles)
+                shelf.append((f"tray{i}", t))
+        band = self.band_coords()
+        shelf_h = max(t.shape[0] for _, t in shelf)
+        width = sum(t.shape[1] for _, t in shelf)
+        chunks = [band[:, i : i + width] for i in range(0, band.shape[1], width)]
+        height = shelf_h + band.shape[0] * len(chunks)
         mosaic = np.full((height, width, 2), -10.0)
-        regions = {}
+        regions: dict[str, list[tuple[int, int, int, int]]] = {}
         x = 0
-        for name, t in tiles:
+        for name, t in shelf:
             h, w = t.shape[:2]
             mosaic[:h, x : x + w] = t
-            regions[name] = (0, x, h, w)
+            regions.setdefault(name, []).append((0, x, h, w))
             x += w
+        y = shelf_h
+        for c in chunks:
+            h, w = c.shape[:2]
+            mosaic[y : y + h, :w] = c
+            regions.setdefault("band", []).append((y, 0, h, w))
+            y += h
         return regions, mosaic
 
     @cached_property
@@ -131,26 +143,47 @@ class Sampler:
         src = self.profile.board_to_image(mosaic.reshape(-1, 2)).astype(np.float32)
         return cv2.convertMaps(src.reshape(h, w, 2), None, cv2.CV_16SC2)
 
-    def sample(self, frame: np.ndarray) -> Tiles:
+    def sample(self, frame: np.ndarray, stretch: bool = True) -> Tiles:
+        """The tiles of ``frame``; with ``stretch``, levels stretched so that the board spans
+        the full range (a dim or low-contrast photo reads like a bright one)."""
         m1, m2 = self._maps
         mosaic = cv2.remap(frame, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        if stretch:
+            _, x0, h, w = self._regions["p1"][0]
+            board = mosaic[:h:3, x0 : x0 + 24 * w : 3]
+            lo, hi = np.percentile(board, (1.0, 99.5))
+            if hi - lo > 8:
+                gain = 255.0 / (hi - lo)
+                mosaic = cv2.convertScaleAbs(mosaic, alpha=gain, beta=-lo * gain)
         return Tiles(mosaic, self._regions, self.layout)
 
 
 @dataclass(frozen=True)
 class Tiles:
     mosaic: np.ndarray
-    regions: dict[str, tuple[int, int, int, int]]
+    regions: dict[str, list[tuple[int, int, int, int]]]
     layout: Layout
 
-    def get(self, name: str) -> np.ndarray | None:
+    @cached_property
+    def lab(self) -> np.ndarray:
+        """The whole mosaic in L*a*b* (L 0..100), converted once for every reader."""
+        from nardy.vision.points import to_lab
+
+        return to_lab(self.mosaic)
+
+    def get(self, name: str, lab: bool = False) -> np.ndarray | None:
+        """A tile, its pieces joined again (the bar's halves one above the other, the band's
+        pieces end to end); in L*a*b* with ``lab``."""
         if name not in self.regions:
             return None
-        y, x, h, w = self.regions[name]
-        return self.mosaic[y : y + h, x : x + w]
+        source = self.lab if lab else self.mosaic
+        pieces = [source[y : y + h, x : x + w] for y, x, h, w in self.regions[name]]
+        if len(pieces) == 1:
+            return pieces[0]
+        return np.concatenate(pieces, axis=1 if name == "band" else 0)
 
-    def strips(self) -> np.ndarray:
+    def strips(self, lab: bool = False) -> np.ndarray:
         """All 24 point strips as one array (24 × strip_l × strip_w × channels)."""
-        _, x0, h, w = self.regions["p1"]
-        block = self.mosaic[:h, x0 : x0 + 24 * w]
+        _, x0, h, w = self.regions["p1"][0]
+        block = (self.lab if lab else self.mosaic)[:h, x0 : x0 + 24 * w]
         return block.reshape(h, 24, w, -1).transpose(1, 0, 2, 3)

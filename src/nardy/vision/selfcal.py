@@ -1,4 +1,4 @@
-"""Correct a profile's aspect from the checkers themselves.
+"""Measure the checkers' size from the stacks themselves (and so correct a wrong aspect).
 
 The corners fix the board's width in the image but its real height / width only through the
 camera's geometry, which may be guessed wrong (an unusual lens, a cropped frame). Checkers are
@@ -28,8 +28,7 @@ def stack_period(
     tiles = sampler.sample(frame)
     lay = tiles.layout
     g = profile.geometry
-    strips = tiles.strips()
-    ev = evidence(strips, lay, g.point_length, g.aspect, config)
+    ev = evidence(tiles.strips(lab=True), lay, g.point_length, g.aspect, config)
     boundary = _boundary_profile(ev.lab, lay.checker)
     pitch = lay.checker * config.checker_pitch
     ratios = []
@@ -63,16 +62,18 @@ def stack_period(
     return float(np.median(ratios))
 
 
-def refine_aspect(
+def refine_checker(
     frame: np.ndarray, profile: BoardProfile, config: VisionConfig | None = None
 ) -> BoardProfile:
-    """The profile with its aspect corrected by the stacks in ``frame`` (unchanged when the
-    stacks agree with it within 3 %, or too few show)."""
+    """The profile with the checkers' size set by the stacks in ``frame`` (unchanged when the
+    stacks agree with it within 2 %, or too few show). The repeat along the stacks is what
+    counting needs, whether the guess it corrects was the checkers' size or the board's
+    aspect."""
     for _ in range(2):
         ratio = stack_period(frame, profile, config)
-        if ratio is None or abs(ratio - 1.0) < 0.03:
+        if ratio is None or abs(ratio - 1.0) < 0.02:
             return profile
         g = profile.geometry
-        aspect = float(np.clip(g.aspect / ratio, 0.45, 1.4))
-        profile = profile.with_geometry(replace(g, aspect=aspect))
+        checker = float(np.clip(g.checker * ratio, 0.6, 1.15))
+        profile = profile.with_geometry(replace(g, checker=checker))
     return profile

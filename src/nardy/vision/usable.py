@@ -9,7 +9,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from nardy.vision.config import VisionConfig
-from nardy.vision.points import to_lab
 
 
 @dataclass(frozen=True)
@@ -37,11 +36,10 @@ def surface_glare(surface_bgr: np.ndarray, config: VisionConfig) -> Verdict:
     return Verdict(True, None, 1.0 - share / config.glare_share)
 
 
-def frame_intruder(band_bgr: np.ndarray, config: VisionConfig) -> Verdict:
+def frame_intruder(band_lab: np.ndarray, config: VisionConfig) -> Verdict:
     """Something over the frame around the surface: the band of frame should be one colour
     (wood varies, but slowly); a run of it far from that colour is an arm or a hand."""
-    lab = to_lab(np.ascontiguousarray(band_bgr))
-    along = lab.mean(axis=0)  # one colour per step around the frame
+    along = band_lab.mean(axis=0)  # one colour per step around the frame
     ref = np.median(along, axis=0)
     dist = np.linalg.norm(along - ref, axis=-1)
     off = dist > config.intruder_distance

@@ -1,0 +1,52 @@
+"""The reader against the committed fixtures' truth (the renderer's photos of real-looking
+boards). The thresholds are the figures reached when this was written, less a small margin:
+they fail when the reader gets worse, and they print the figures each run."""
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from evaluate_vision import evaluate, report  # noqa: E402
+
+BOARDS = ROOT / "tests" / "fixtures" / "boards"
+
+
+@pytest.fixture(scope="module")
+def figures():
+    assert BOARDS.is_dir() and any(BOARDS.glob("*.json")), "the board fixtures are missing"
+    res = evaluate(BOARDS, "truth")
+    print("\n" + report(res))
+    return res["counts"]
+
+
+def test_per_point_error_stays_low(figures):
+    c = figures
+    assert c["points"] >= 24 * 40
+    assert c["point_count_wrong"] / c["points"] < 0.11
+    assert c["point_colour_wrong"] / c["points"] < 0.01
+
+
+def test_whole_boards_read_exactly(figures):
+    assert figures["boards_exact"] / figures["boards"] >= 0.05
+
+
+def test_bar_and_trays(figures):
+    c = figures
+    assert (c["bars"] - c["bar_wrong"]) / c["bars"] >= 0.65
+    assert (c["trays"] - c["tray_wrong"]) / c["trays"] >= 0.65
+
+
+def test_usable_frames_are_called_usable(figures):
+    assert figures["usable_right"] / figures["usable_truth"] >= 0.9
+
+
+def test_every_fixture_has_a_truth_the_reader_can_use():
+    for path in sorted(BOARDS.glob("*.json"))[:20]:
+        truth = json.loads(path.read_text())
+        assert len(truth["points"]) == 24 and len(truth["corners"]) == 4
+        assert path.with_suffix(".jpg").exists()
