@@ -44,18 +44,26 @@ def draw_board(points, geometry: BoardGeometry | None = None, seed: int = 0):
 
 
 def photograph(
-    flat: np.ndarray, corners: np.ndarray, size=(1280, 720), tilt: float = 40.0, noise: float = 2.0
+    flat: np.ndarray, corners: np.ndarray, size=(1280, 720), tilt: float = 25.0, noise: float = 2.0
 ):
-    """The flat board seen obliquely: the photo and where the corners landed."""
+    """The flat board seen by a pinhole camera tilted ``tilt`` degrees from overhead: the photo
+    and where the corners landed."""
     fh, fw = flat.shape[:2]
-    src = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]])
-    dst = np.float32([[300 + tilt, 40], [980 - tilt, 50], [1040, 690], [250, 680]])
-    m = cv2.getPerspectiveTransform(src, dst)
+    f = 1.1 * size[0]
+    k = np.array([[f, 0, size[0] / 2], [0, f, size[1] / 2], [0, 0, 1.0]])
+    a = np.radians(tilt)
+    rot = np.array([[1, 0, 0], [0, np.cos(a), -np.sin(a)], [0, np.sin(a), np.cos(a)]])
+    # board pixels are millimetres-ish: centre the board and stand it far enough to fit
+    shift = np.array([[1, 0, -fw / 2], [0, 1, -fh / 2], [0, 0, 1.0]])
+    distance = 1.6 * f * fw / size[0]
+    pose = np.column_stack([rot[:, 0], rot[:, 1], [0, 0, distance]])
+    m = k @ pose @ shift
+    m /= m[2, 2]
     photo = cv2.warpPerspective(flat, m, size, flags=cv2.INTER_AREA, borderValue=(60, 70, 80))
     photo = cv2.GaussianBlur(photo, (3, 3), 0.7)
     rng = np.random.default_rng(3)
     photo = np.clip(photo + rng.normal(0, noise, photo.shape), 0, 255).astype(np.uint8)
-    seen = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), m.astype(np.float64))
+    seen = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), m)
     return photo, seen.reshape(4, 2)
 
 

@@ -18,6 +18,9 @@ from nardy.vision.points import _boundary_profile, evidence
 from nardy.vision.sampler import Sampler
 
 
+CHECKER_RANGE = (0.84, 0.96)  # a checker's diameter over a point's width, real sets
+
+
 def stack_period(
     frame: np.ndarray, profile: BoardProfile, config: VisionConfig | None = None
 ) -> float | None:
@@ -69,11 +72,14 @@ def refine_checker(
     stacks agree with it within 2 %, or too few show). The repeat along the stacks is what
     counting needs, whether the guess it corrects was the checkers' size or the board's
     aspect."""
-    for _ in range(2):
+    for _ in range(3):
         ratio = stack_period(frame, profile, config)
         if ratio is None or abs(ratio - 1.0) < 0.02:
             return profile
         g = profile.geometry
-        checker = float(np.clip(g.checker * ratio, 0.6, 1.15))
-        profile = profile.with_geometry(replace(g, checker=checker))
+        # checker sets run 0.84–0.96 of a point's width; beyond that the aspect was wrong
+        checker = float(np.clip(g.checker * ratio, CHECKER_RANGE[0], CHECKER_RANGE[1]))
+        rest = g.checker * ratio / checker
+        aspect = float(np.clip(g.aspect / rest, 0.45, 1.4))
+        profile = profile.with_geometry(replace(g, checker=checker, aspect=aspect))
     return profile
