@@ -17,7 +17,6 @@ from nardy.vision.config import VisionConfig
 from nardy.vision.points import _boundary_profile, evidence
 from nardy.vision.sampler import Sampler
 
-
 CHECKER_RANGE = (0.84, 0.96)  # a checker's diameter over a point's width, real sets
 
 
