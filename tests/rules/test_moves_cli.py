@@ -101,3 +101,12 @@ def test_a_garbled_batch_line_names_its_line(tmp_path):
     jobs.write_text('{"position": "start", "dice": [3, 1]}\n{"dice": [3, \n')
     r = nardy("--batch", str(jobs))
     assert r.returncode == 2 and "line 2" in r.stderr
+
+
+def test_xgid_gives_the_position_and_the_side_on_roll():
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:-1:00:0:0:0:0:10"  # the start, dark on roll
+    r = nardy("--position", xgid, "--dice", "3", "1", "--json")
+    assert r.returncode == 0, r.stderr
+    answer = json.loads(r.stdout)
+    assert answer["player"] == "dark" and answer["position_id"] == "4HPwATDgc/ABMA"
+    assert "8/5 6/5" in [t["notation"] for t in answer["turns"]]

@@ -3,7 +3,6 @@ ID, an XGID, or the project's JSON form."""
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from nardy.rules.errors import InvalidIdError, InvalidPositionError
@@ -13,7 +12,7 @@ from nardy.rules.variant import Variant
 
 
 def read_position(variant: Variant, given: Any, side: Side) -> tuple[Position, Side]:
-    """The position ``given`` describes, and the side on roll (``side`` unless an XGID says).
+    """The position ``given`` describes, and the side on roll (``side``, unless an XGID says).
 
     A Position ID is read from the side of ``side``, the player on roll.
     """
@@ -39,10 +38,7 @@ def read_position(variant: Variant, given: Any, side: Side) -> tuple[Position, S
 def _read_xgid(variant: Variant, text: str, side: Side) -> tuple[Position, Side]:
     if variant.family != "short":
         raise InvalidIdError("an XGID describes a backgammon-family position, not long nardy")
-    try:
-        xgid = importlib.import_module("nardy.rules.xgid")
-    except ImportError:
-        raise InvalidIdError(
-            "reading an XGID needs nardy.rules.xgid, which is not here yet"
-        ) from None
-    return xgid.read_position(text, variant.checkers)  # type: ignore[no-any-return]
+    from nardy.rules.xgid import decode_xgid
+
+    x = decode_xgid(text, variant.checkers)
+    return x.position, x.on_roll
