@@ -80,8 +80,9 @@ def test_no_landing_on_a_point_with_any_opposing_checker():
 
 def test_any_number_of_checkers_share_a_point():
     pos = board(LONG, {24: 10, 18: 5}, {24: 15})
-    turns = {t.notation: t for t in LONG.legal_turns(pos, LIGHT, (6, 1))}
-    assert any(t.after.at(LIGHT, 18, LONG.numbering) == 6 for t in turns.values())
+    # 6-6: one checker may leave the head, to 18; 18/12 is the opponent's head.
+    (turn,) = LONG.legal_turns(pos, LIGHT, (6, 6))
+    assert turn.notation == "24/18" and turn.after.at(LIGHT, 18, LONG.numbering) == 6
 
 
 # -- the block rule ------------------------------------------------------------------------------
