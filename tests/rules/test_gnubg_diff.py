@@ -89,7 +89,7 @@ def test_notation_matches_the_debian_gnubg_program(tmp_path):
 
     bg = get_variant("backgammon")
     cases = [
-        c for c in MP.corpus("backgammon", 3000, seed=5)[::10] if c[0][0] < 15 and c[1][0] < 15
+        c for c in MP.corpus("backgammon", 3000, seed=5)[::24] if c[0][0] < 15 and c[1][0] < 15
     ]
     jobs = tmp_path / "jobs.jsonl"
     expected = {}
@@ -112,6 +112,6 @@ def test_notation_matches_the_debian_gnubg_program(tmp_path):
         if line.startswith("RESULT "):
             r = json.loads(line[7:])
             got[(r["pid"], tuple(r["dice"]))] = r["moves"]
-    assert len(got) == len(expected) > 150, run.stderr[-2000:]
+    assert len(got) == len(expected) > 100, run.stderr[-2000:]
     differ = [(k, expected[k], got[k]) for k in expected if expected[k] != got[k]]
     assert not differ, f"{len(differ)} of {len(expected)} differ, e.g. {differ[:3]}"

@@ -26,20 +26,27 @@ from dataclasses import dataclass
 #: as ``(start, end, die, hit)`` tuples.
 Found = tuple[tuple[int, ...], int, tuple[tuple[int, int, int, bool], ...]]
 
-#: Judges a finished or partial position ``(own, theirs)``: True when the variant allows it.
+#: Judges a position ``(own, theirs)`` on the mover's view: True when the variant allows it.
 EndCheck = Callable[[list[int], list[int]], bool]
+
+#: A place in a turn: the mover's checkers and the mask of blots hit so far.
+Place = tuple[tuple[int, ...], int]
 
 
 @dataclass(frozen=True, slots=True)
 class MoveRules:
-    """What the generator needs to know of a variant, for one turn."""
+    """What the generator needs to know of a variant, for one turn.
+
+    The switches after ``end_check`` exist for the judge, which relaxes one rule at a time to
+    find which one a played turn broke; the variants leave them on.
+    """
 
     #: How many opposing checkers close a point: 2 in short nardy, 1 in long.
     closed_at: int = 2
     #: Most checkers that may leave point 24 this turn; 0 for no limit.
     head_limit: int = 0
-    #: The caucasian rule: a checker that hits in the mover's home may not go on to a point
-    #: that holds the mover's checkers.
+    #: The caucasian rule: a checker that hits in the mover's home may not go on, in the same
+    #: turn, to a point that holds the mover's checkers at that moment.
     no_hit_and_hide: bool = False
     #: Must the larger die be played when only one of two different dice can be?
     larger_die: bool = True
@@ -47,131 +54,210 @@ class MoveRules:
     move_check: EndCheck | None = None
     #: Rejects a position a turn may not end in (block rule judged at the end of the turn).
     end_check: EndCheck | None = None
+    #: Must as many dice as possible be played? (Off: any prefix of a sequence is a turn.)
+    maximal: bool = True
+    #: Must checkers on the bar enter before any other checker moves?
+    bar_first: bool = True
+    #: Does bearing off wait until every checker is home?
+    home_first: bool = True
+
+
+class Search:
+    """One search: the legal turns, and on request every place on the way to one."""
+
+    def __init__(
+        self,
+        own0: tuple[int, ...],
+        theirs0: tuple[int, ...],
+        dice: tuple[int, int],
+        rules: MoveRules,
+        *,
+        places: bool = False,
+    ) -> None:
+        self.own0 = own0
+        self.theirs0 = theirs0
+        self.dice = dice
+        self.rules = rules
+        self.want_places = places
+        self.found: dict[Place, Found] = {}
+        self.best: tuple[int, int] = (0, 0)
+        #: Every place met, with the best (dice, pips) reachable from it.
+        self.places: dict[Place, tuple[int, int]] = {}
+        self._run()
+
+    def turns(self) -> list[Found]:
+        if not self.found:  # nothing playable that the variant accepts: the turn passes
+            return [(tuple(self.own0), 0, ())]
+        return list(self.found.values())
+
+    def on_the_way(self) -> set[Place]:
+        """Places from which a legal turn can still be finished (the start included)."""
+        return {p for p, b in self.places.items() if b == self.best}
+
+    def _run(self) -> None:
+        own = list(self.own0)
+        theirs = list(self.theirs0)
+        d1, d2 = self.dice
+        double = d1 == d2
+        if double:
+            seqs: list[tuple[int, ...]] = [(d1, d1, d1, d1)]
+        else:
+            hi, lo = (d1, d2) if d1 > d2 else (d2, d1)
+            seqs = [(hi, lo), (lo, hi)]
+        r = self.rules
+        closed_at = r.closed_at
+        head_limit = r.head_limit
+        move_check = r.move_check
+        end_check = r.end_check
+        larger = r.larger_die
+        maximal = r.maximal
+        bar_first = r.bar_first
+        home_first = r.home_first
+        want_places = self.want_places
+        hitter = [0] * 26 if r.no_hit_and_hide else None
+        ordered = double and hitter is None and move_check is None and not want_places
+        memo: dict[tuple, tuple[int, int] | None] | None = (
+            {} if want_places or (double and not ordered) else None
+        )
+        found = self.found
+        places = self.places
+        best = [0, 0]
+        seen: set[int] = set()  # the found places, each coded as one integer
+        path: list[tuple[int, int, int, bool]] = []
+
+        def record(n: int, pips: int, mask: int, code: int) -> tuple[int, int] | None:
+            if end_check is not None and n and not end_check(own, theirs):
+                return None
+            if not larger:
+                pips = 0
+            if not maximal:
+                n = pips = 0
+            if n < best[0] or (n == best[0] and pips < best[1]):
+                return (n, pips)
+            if n > best[0] or pips > best[1]:
+                found.clear()
+                seen.clear()
+                best[0], best[1] = n, pips
+            key = code | mask << 135
+            if key not in seen:
+                seen.add(key)
+                key_own = tuple(own)
+                found[(key_own, mask)] = (key_own, mask, tuple(path))
+            return (n, pips)
+
+        def rec(
+            seq, depth: int, top: int, outside: int, head: int, mask: int, pips: int, code: int
+        ):
+            if memo is not None:
+                state = (code, mask, depth, head, tuple(hitter) if hitter else None)
+                if state in memo:
+                    return memo[state]
+            d = seq[depth]
+            nxt = depth + 1
+            last = nxt == len(seq)
+            got_best = None
+            if own[25] and bar_first:
+                sources: tuple[int, ...] | range = (25,)
+            else:
+                sources = range(top, 0, -1)
+            for s in sources:
+                if not own[s]:
+                    continue
+                if s == 24 and head_limit and head >= head_limit:
+                    continue
+                t = s - d
+                if t > 0:
+                    if theirs[t] >= closed_at:
+                        continue
+                    hit = theirs[t] == 1  # only reached where single checkers are hit
+                else:
+                    if outside and home_first:
+                        continue
+                    if t < 0:
+                        for q in range(6, s, -1):
+                            if own[q]:
+                                break
+                        else:
+                            q = 0
+                        if q:
+                            continue  # a checker stands higher: it must be moved first
+                    t = 0
+                    hit = False
+                movers: tuple[bool, ...] = (False,)
+                if hitter is not None and hitter[s]:
+                    # Which checker leaves s: one that hit this turn, or another?
+                    if own[s] > hitter[s]:
+                        movers = (False, True) if (t == 0 or not own[t]) else (False,)
+                    elif t and own[t]:
+                        continue  # the hitter may not hide on its own point
+                    else:
+                        movers = (True,)
+                for moving_hitter in movers:
+                    own[s] -= 1
+                    own[t] += 1
+                    if hit:
+                        theirs[t] -= 1
+                        theirs[25] += 1
+                    if hitter is not None:
+                        if moving_hitter:
+                            hitter[s] -= 1
+                        if t and (moving_hitter or (hit and t <= 6)):
+                            hitter[t] += 1
+                    if move_check is None or move_check(own, theirs):
+                        path.append((s, t, d, hit))
+                        mk = mask | (1 << t) if hit else mask
+                        cd = code + (1 << 5 * t) - (1 << 5 * s)
+                        if last:
+                            got = record(nxt, pips + d, mk, cd)
+                            if want_places:
+                                places[(tuple(own), mk)] = got if got else (-1, -1)
+                        else:
+                            got = rec(
+                                seq,
+                                nxt,
+                                s if ordered else 25,
+                                outside - (1 if s > 6 >= t else 0),
+                                head + (1 if s == 24 else 0),
+                                mk,
+                                pips + d,
+                                cd,
+                            )
+                        if got is not None and (got_best is None or got > got_best):
+                            got_best = got
+                        path.pop()
+                    if hitter is not None:
+                        if t and (moving_hitter or (hit and t <= 6)):
+                            hitter[t] -= 1
+                        if moving_hitter:
+                            hitter[s] += 1
+                    if hit:
+                        theirs[t] += 1
+                        theirs[25] -= 1
+                    own[t] -= 1
+                    own[s] += 1
+            here = record(depth, pips, mask, code) if (got_best is None or not maximal) else None
+            if here is not None and (got_best is None or here > got_best):
+                got_best = here
+            if want_places:
+                places[(tuple(own), mask)] = max(
+                    places.get((tuple(own), mask), (-1, -1)), got_best or (-1, -1)
+                )
+            if memo is not None:
+                memo[state] = got_best
+            return got_best
+
+        outside0 = sum(own[7:26])
+        # The mover's checkers as one integer, five bits a point, kept up to date move by move.
+        code0 = sum(n << 5 * p for p, n in enumerate(own))
+        for seq in seqs:
+            if memo is not None:
+                memo.clear()
+            rec(seq, 0, 25, outside0, 0, 0, 0, code0)
+        self.best = (best[0], best[1])
 
 
 def generate(
     own0: tuple[int, ...], theirs0: tuple[int, ...], dice: tuple[int, int], rules: MoveRules
 ) -> list[Found]:
     """Every distinct legal turn, in a deterministic order (the order of discovery)."""
-    own = list(own0)
-    theirs = list(theirs0)
-    d1, d2 = dice
-    double = d1 == d2
-    if double:
-        seqs: list[tuple[int, ...]] = [(d1, d1, d1, d1)]
-    else:
-        hi, lo = (d1, d2) if d1 > d2 else (d2, d1)
-        seqs = [(hi, lo), (lo, hi)]
-    closed_at = rules.closed_at
-    head_limit = rules.head_limit
-    hide = rules.no_hit_and_hide
-    move_check = rules.move_check
-    end_check = rules.end_check
-    larger = rules.larger_die
-    ordered = double and not hide and move_check is None
-    memo: dict[tuple, bool] | None = {} if (double and not ordered) else None
-    hitter = [0] * 26 if hide else None
-
-    found: dict[tuple, tuple[tuple[int, ...], int, tuple]] = {}
-    best = [0, 0]  # dice used, pips used (pips only count when the larger die must be played)
-    path: list[tuple[int, int, int, bool]] = []
-
-    def record(n: int, pips: int, mask: int) -> bool:
-        if end_check is not None and n and not end_check(own, theirs):
-            return False
-        if not larger:
-            pips = 0
-        if n < best[0] or (n == best[0] and pips < best[1]):
-            return True
-        if n > best[0] or pips > best[1]:
-            found.clear()
-            best[0], best[1] = n, pips
-        key_own = tuple(own)
-        key = (key_own, mask)
-        if key not in found:
-            found[key] = (key_own, mask, tuple(path))
-        return True
-
-    def rec(seq: tuple[int, ...], depth: int, top: int, outside: int, head: int, mask: int) -> bool:
-        if memo is not None:
-            state = (tuple(own), mask, depth, head, tuple(hitter) if hitter else None)
-            if state in memo:
-                return memo[state]
-        d = seq[depth]
-        nxt = depth + 1
-        last = nxt == len(seq)
-        recorded = False
-        sources = (25,) if own[25] else range(top if top < 25 else 24, 0, -1)
-        for s in sources:
-            if not own[s]:
-                continue
-            if s == 24 and head_limit and head >= head_limit:
-                continue
-            t = s - d
-            if t > 0:
-                if theirs[t] >= closed_at:
-                    continue
-                hit = theirs[t] == 1  # only reached when single checkers are hit
-            else:
-                if outside:
-                    continue
-                if t < 0 and any(own[q] for q in range(s + 1, 7)):
-                    continue
-                t = 0
-                hit = False
-            # The caucasian rule: which checker leaves s, a hitter or not?
-            movers = (False,)
-            if hitter is not None and hitter[s]:
-                if own[s] > hitter[s]:
-                    movers = (False, True) if (t == 0 or not own[t]) else (False,)
-                elif t and own[t]:
-                    continue  # the hitter may not hide on its own point
-                else:
-                    movers = (True,)
-            for moving_hitter in movers:
-                own[s] -= 1
-                own[t] += 1
-                if hit:
-                    theirs[t] -= 1
-                    theirs[25] += 1
-                if hitter is not None:
-                    if moving_hitter:
-                        hitter[s] -= 1
-                    if t and (moving_hitter or (hit and t <= 6)):
-                        hitter[t] += 1
-                ok = move_check is None or move_check(own, theirs)
-                if ok:
-                    path.append((s, t, d, hit))
-                    out = outside - (1 if s > 6 >= t else 0)
-                    hd = head + (1 if s == 24 else 0)
-                    mk = mask | (1 << t) if hit else mask
-                    if last:
-                        got = record(nxt, sum(seq[:nxt]), mk)
-                    else:
-                        got = rec(seq, nxt, s if ordered else 25, out, hd, mk)
-                    recorded = recorded or got
-                    path.pop()
-                if hitter is not None:
-                    if t and (moving_hitter or (hit and t <= 6)):
-                        hitter[t] -= 1
-                    if moving_hitter:
-                        hitter[s] += 1
-                if hit:
-                    theirs[t] += 1
-                    theirs[25] -= 1
-                own[t] -= 1
-                own[s] += 1
-        if not recorded:
-            recorded = record(depth, sum(seq[:depth]), mask)
-        if memo is not None:
-            memo[state] = recorded
-        return recorded
-
-    outside0 = sum(own[7:26])
-    for seq in seqs:
-        if memo is not None:
-            memo.clear()
-        rec(seq, 0, 25, outside0, 0, 0)
-    if not found:  # nothing playable that the variant accepts: the turn passes
-        found[((), 0)] = (tuple(own0), 0, ())
-    return list(found.values())
+    return Search(own0, theirs0, dice, rules).turns()

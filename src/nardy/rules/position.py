@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import enum
 import json
+import operator
 from dataclasses import dataclass
 from typing import Any
 
@@ -110,15 +111,12 @@ class Position:
         same points (so ``theirs[p]`` stands on ``side``'s point ``p``) with the opponent's bar at
         25 and borne-off at 0.
         """
-        own = [0] * 26
-        theirs = [0] * 26
-        s = side.sign
-        for p in range(1, 25):
-            n = self.points[numbering.to_light(side, p) - 1] * s
-            if n > 0:
-                own[p] = n
-            elif n < 0:
-                theirs[p] = -n
+        pts = self.points
+        mine = [pts[i] for i in _INDEX[numbering][side]]
+        if side is Side.DARK:
+            mine = [-n for n in mine]
+        own = [0, *(n if n > 0 else 0 for n in mine), 0]
+        theirs = [0, *(-n if n < 0 else 0 for n in mine), 0]
         own[25], theirs[25] = self.bar[side], self.bar[side.other]
         own[0], theirs[0] = self.off[side], self.off[side.other]
         return tuple(own), tuple(theirs)
@@ -130,20 +128,35 @@ class Position:
         numbering: Numbering,
         own: tuple[int, ...] | list[int],
         theirs: tuple[int, ...] | list[int],
+        *,
+        trusted: bool = False,
     ) -> Position:
-        """The inverse of :meth:`view`."""
-        points = [0] * 24
-        s = side.sign
-        for p in range(1, 25):
-            i = numbering.to_light(side, p) - 1
-            if own[p] and theirs[p]:
-                raise InvalidPositionError(
-                    f"point {numbering.to_light(side, p)} holds checkers of both colours"
-                )
-            points[i] = own[p] * s - theirs[p] * s
-        bar = (own[25], theirs[25]) if side is Side.LIGHT else (theirs[25], own[25])
-        off = (own[0], theirs[0]) if side is Side.LIGHT else (theirs[0], own[0])
-        return cls(tuple(points), bar, off)
+        """The inverse of :meth:`view`.
+
+        ``trusted`` skips the checks, for views the move generator made from a checked one.
+        """
+        pick = _PICK[numbering][side]
+        if not trusted:
+            for p in range(1, 25):
+                if own[p] and theirs[p]:
+                    raise InvalidPositionError(
+                        f"point {numbering.to_light(side, p)} holds checkers of both colours"
+                    )
+        if side is Side.LIGHT:
+            points = tuple(map(operator.sub, pick(own), pick(theirs)))
+            bar = (own[25], theirs[25])
+            off = (own[0], theirs[0])
+        else:
+            points = tuple(map(operator.sub, pick(theirs), pick(own)))
+            bar = (theirs[25], own[25])
+            off = (theirs[0], own[0])
+        if not trusted:
+            return cls(points, bar, off)
+        made = object.__new__(cls)
+        object.__setattr__(made, "points", points)
+        object.__setattr__(made, "bar", bar)
+        object.__setattr__(made, "off", off)
+        return made
 
     # -- the project's JSON form ----------------------------------------------------------------
 
@@ -182,3 +195,18 @@ def _pair(v: object, name: str) -> tuple[int, int]:
     if not isinstance(v, list | tuple) or len(v) != 2:
         raise TypeError(f'"{name}" is a pair [light, dark]')
     return (_as_int(v[0]), _as_int(v[1]))
+
+
+#: For each numbering and side: what picks, from a view, the counts at light's points 1..24 in
+#: order (_PICK), and light's index of each of the side's own points 1..24 (_INDEX).
+_PICK = {
+    num: {
+        side: operator.itemgetter(*(num.from_light(side, i + 1) for i in range(24)))
+        for side in Side
+    }
+    for num in Numbering
+}
+_INDEX = {
+    num: {side: tuple(num.to_light(side, p) - 1 for p in range(1, 25)) for side in Side}
+    for num in Numbering
+}

@@ -6,7 +6,8 @@ subclass overrides a few documented hooks:
 * class attributes ``name``, ``family`` ("short" or "long"), ``numbering``, ``checkers``,
   ``layout`` (the start, in each side's own numbering), ``closed_at`` (how many opposing checkers
   close a point), ``missing`` (what the sources leave undefined: never silently guessed);
-* :meth:`Variant.move_rules` — what the move generator must know for one turn;
+* :meth:`Variant.turn_rules` — the rules of movement in force for one turn (the move generator
+  and the judge both ask it);
 * :meth:`Variant.generate` — the legal turns on the mover's view (long nardy adds the first-turn
   head exception here).
 
@@ -24,8 +25,7 @@ from nardy.rules.errors import (
     RulesError,
     UnknownVariantError,
 )
-from nardy.rules.movegen import EndCheck, Found, MoveRules, generate
-from nardy.rules.notation import format_turn
+from nardy.rules.movegen import EndCheck, Found, MoveRules, Search
 from nardy.rules.options import Options
 from nardy.rules.position import Numbering, Position, Side
 from nardy.rules.turn import Step, Turn
@@ -121,17 +121,17 @@ class Variant:
 
     # -- turns ----------------------------------------------------------------------------------
 
-    def move_rules(
+    def turn_rules(
         self, own: View, theirs: View, dice: tuple[int, int], first_turn: bool
     ) -> MoveRules:
-        """Hook: the rules of movement for this turn."""
+        """Hook: the rules of movement in force for this turn, on the mover's view."""
         return MoveRules(closed_at=self.closed_at)
 
     def generate(
         self, own: View, theirs: View, dice: tuple[int, int], first_turn: bool
     ) -> list[Found]:
-        """Hook: the legal turns on the mover's view."""
-        return generate(own, theirs, dice, self.move_rules(own, theirs, dice, first_turn))
+        """The legal turns on the mover's view (see :mod:`nardy.rules.movegen`)."""
+        return Search(own, theirs, dice, self.turn_rules(own, theirs, dice, first_turn)).turns()
 
     def legal_turns(
         self, pos: Position, side: Side, dice: Sequence[int], *, first_turn: bool = False
@@ -150,18 +150,16 @@ class Variant:
 
     def _turn(self, side: Side, theirs: View, found: Found) -> Turn:
         own_after, mask, raw = found
-        if not raw:
-            return Turn((), Position.from_view(side, self.numbering, own_after, theirs), "")
-        th = list(theirs)
-        p = 1
-        while mask >> p:
-            if mask >> p & 1:
-                th[p] -= 1
-                th[25] += 1
-            p += 1
-        steps = tuple(Step(s, t, d, h) for s, t, d, h in raw)
-        after = Position.from_view(side, self.numbering, own_after, th)
-        return Turn(steps, after, format_turn(steps))
+        if not mask:
+            after = Position.from_view(side, self.numbering, own_after, theirs, trusted=True)
+        else:
+            th = list(theirs)
+            for p in range(1, 25):
+                if mask >> p & 1:
+                    th[p] -= 1
+                    th[25] += 1
+            after = Position.from_view(side, self.numbering, own_after, th, trusted=True)
+        return Turn.lazy(raw, after)
 
     def play(self, pos: Position, side: Side, steps: Iterable[Step]) -> Position:
         """Apply ``steps`` as geometry allows, without judging the rules of the turn.
@@ -201,7 +199,7 @@ class Caucasian(Variant):
     title = "Caucasian short nardy"
     defaults: ClassVar[dict[str, Any]] = {"mars_with_cube": False, "cube_progression": "arithmetic"}
 
-    def move_rules(
+    def turn_rules(
         self, own: View, theirs: View, dice: tuple[int, int], first_turn: bool
     ) -> MoveRules:
         return MoveRules(closed_at=2, no_hit_and_hide=True)
@@ -278,10 +276,11 @@ class LongNardy(Variant):
 
         return check
 
-    def move_rules(
-        self, own: View, theirs: View, dice: tuple[int, int], first_turn: bool, head: int = 1
-    ) -> MoveRules:
-        check = self.block_check(own, theirs) if sum(1 for p in own[1:25] if p) >= 5 else None
+    def _rules(self, own: View, theirs: View, dice: tuple[int, int], head: int) -> MoveRules:
+        # A turn makes at most two new points (four on a double): fewer than six then, no fence.
+        new = 4 if dice[0] == dice[1] else 2
+        occupied = sum(1 for n in own[1:25] if n)
+        check = self.block_check(own, theirs) if occupied + new >= 6 else None
         every = self.options.block_rule_timing == "every_move"
         return MoveRules(
             closed_at=1,
@@ -291,24 +290,23 @@ class LongNardy(Variant):
             end_check=None if every else check,
         )
 
-    def generate(
+    def turn_rules(
         self, own: View, theirs: View, dice: tuple[int, int], first_turn: bool
-    ) -> list[Found]:
+    ) -> MoveRules:
+        """The head rule with its first-turn exception, the block rule, the larger-die option."""
         if self.head_limit == 0:
-            return generate(own, theirs, dice, self.move_rules(own, theirs, dice, first_turn, 0))
+            return self._rules(own, theirs, dice, 0)
         rule = self.options.first_turn_two_from_head
         double = dice[0] == dice[1]
-        two = first_turn and (rule == "always" or (rule == "any_double" and double))
-        found = generate(
-            own, theirs, dice, self.move_rules(own, theirs, dice, first_turn, 2 if two else 1)
-        )
+        if first_turn and (rule == "always" or (rule == "any_double" and double)):
+            return self._rules(own, theirs, dice, 2)
+        one = self._rules(own, theirs, dice, 1)
         if first_turn and double and rule == "when_blocked":
-            used = max(len(f[2]) for f in found)
-            if used < 4:  # the double cannot be played in full with one checker from the head
-                found = generate(
-                    own, theirs, dice, self.move_rules(own, theirs, dice, first_turn, 2)
-                )
-        return found
+            found = Search(own, theirs, dice, one).turns()
+            if max(len(f[2]) for f in found) < 4:
+                # The double cannot be played in full with one checker from the head.
+                return self._rules(own, theirs, dice, 2)
+        return one
 
 
 class Gulbar(LongNardy):
