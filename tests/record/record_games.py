@@ -225,6 +225,7 @@ def make_record(
 ) -> Record:
     """A whole match to ``match_to`` (or ``games`` money games when ``match_to`` is None)."""
     rng = random.Random(seed)
+    header_options.setdefault("crawford", match_to is not None)
     header = Header(
         variant=variant,
         players=("Light Player", "Dark Player"),

@@ -3,6 +3,7 @@ refused with a message that says where."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -156,3 +157,33 @@ def test_a_foul_let_stand_need_not_fit_the_dice() -> None:
     turn["flags"] = []
     with pytest.raises(RecordError, match="die 0"):
         record_from_json(data)
+
+
+def test_a_long_nardy_draw_scores_a_half_each() -> None:
+    base = long_nardy_record()
+    game = base.games[0]
+    draw = Result(None, WinKind.DRAW, Ending.BORNE_OFF, 1, 0.5, 1)
+    first = Game(1, (0, 0), game.start, game.entries, draw)
+    match = Record(dataclasses.replace(base.header, stake=None, match_to=3), (first,))
+    back = loads(dumps(match))
+    assert back.score() == (0.5, 0.5)
+    assert json.loads(dumps(match))["score"] == [0.5, 0.5]
+    money = Record(base.header, (first,))
+    assert money.ledger()[-1].amount == 0 and money.ledger()[-1].winner is None
+    with pytest.raises(RecordError, match="draw has no winner"):
+        loads(
+            dumps(
+                Record(
+                    base.header,
+                    (
+                        Game(
+                            1,
+                            (0, 0),
+                            game.start,
+                            game.entries,
+                            dataclasses.replace(draw, winner=Side.LIGHT),
+                        ),
+                    ),
+                )
+            )
+        )

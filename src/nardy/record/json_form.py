@@ -314,7 +314,7 @@ class _Reader:
             currency=self.str(h.get("currency"), "header.currency", optional=True),
             options=options,
             cube=self.bool(h.get("cube", True), "header.cube"),
-            crawford=self.bool(h.get("crawford", True), "header.crawford"),
+            crawford=self.bool(h.get("crawford", False), "header.crawford"),
             jacoby=self.bool(h.get("jacoby", False), "header.jacoby"),
             beaver=self.bool(h.get("beaver", False), "header.beaver"),
             cube_limit=limit,

@@ -207,7 +207,7 @@ class Header:
     currency: str | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
     cube: bool = True
-    crawford: bool = True
+    crawford: bool = False
     jacoby: bool = False
     beaver: bool = False
     cube_limit: int | None = None
