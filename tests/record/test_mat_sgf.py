@@ -97,3 +97,17 @@ def test_a_cube_on_three_cannot_be_written() -> None:
     odd = Record(record.header, (dataclasses.replace(game, entries=entries, result=result),))
     with pytest.raises(ExportError, match="doubling cube"):
         write_mat(odd)
+
+
+def test_formats_by_name() -> None:
+    from nardy.record import RecordError, dumps
+    from nardy.record.formats import FORMATS, render
+
+    record = make_record(2, match_to=5)
+    assert render(record, "json") == dumps(record) + "\n"
+    assert render(record, "mat") == write_mat(record)
+    assert {f.suffix for f in FORMATS.values()} == {".mat", ".sgf", ".json"}
+    with pytest.raises(RecordError, match="no format"):
+        render(record, "xls")
+    with pytest.raises(RecordError, match="JSON"):
+        render(long_nardy_record(), "sgf")

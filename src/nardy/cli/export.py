@@ -85,13 +85,11 @@ def _replayed(folder: Path, truth_frames: bool) -> Any:
 
 
 def render(record: Any, fmt: str) -> str:
-    from nardy.record import RecordError, dumps
-    from nardy.record.mat import write_mat
-    from nardy.record.sgf import write_sgf
+    from nardy.record import RecordError
+    from nardy.record.formats import render as write
 
-    writer = {"mat": write_mat, "sgf": write_sgf, "json": lambda r: dumps(r) + "\n"}[fmt]
     try:
-        return writer(record)
+        return write(record, fmt)
     except RecordError as e:
         raise UsageError(str(e)) from None
 
