@@ -1,7 +1,8 @@
 """A live table in its own process, for the kill-and-restart test: ``python referee_feeder.py DB``.
 
 Feeds the events of :func:`session` that the store does not hold yet, one by one, printing how
-many the log holds after each; ``--slow`` sleeps between events so the test can kill it midway.
+many the log holds after each; ``--stall N`` stops for a minute once the log holds N events, so
+the test can kill it there, midway.
 """
 
 from __future__ import annotations
@@ -39,14 +40,14 @@ def session() -> list:
 
 
 def main() -> None:
-    slow = "--slow" in sys.argv
+    stall = int(sys.argv[3]) if len(sys.argv) > 3 and sys.argv[2] == "--stall" else None
     table = LiveTable.open(sys.argv[1], SETUP, rules=rules(LEGAL))
     events = session()
     for event in events[len(table.store) :]:
         table.submit(event)
         print(len(table.store), flush=True)
-        if slow:
-            time.sleep(0.15)
+        if len(table.store) == stall:
+            time.sleep(60)
     print("done", flush=True)
 
 
