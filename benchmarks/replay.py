@@ -93,7 +93,7 @@ def main() -> int:
         totals[1] += truth
         print(
             f"{folder.name:22s} {length:7.0f}s {frames:6d} {decode:7.2f}s "
-            f"{truth:7.3f}s {length / truth:6.0f}× {vtext}"
+            f"{truth:7.3f}s {length / truth:6.0f}× {vtext}  {verdict}"
         )
     print(
         f"{'all':22s} {totals[0]:7.0f}s {'':6s} {'':8s} {totals[1]:7.3f}s "

@@ -1,0 +1,67 @@
+"""The recorded fixture sessions (tests/fixtures/sessions/, made by scripts/make_sessions.py):
+``nardy replay`` must give each one's true record (truth.json, written by the script that
+played the game, not by the referee).
+
+Every session is replayed with the frames' truth standing in for vision (``--truth-frames``,
+the truth the renderer gave for each frame): that tests the referee, the cup.log replayer and the
+session reader on real recorded folders. The whole pipeline, vision reading the rendered frames,
+is run on one session below and is expected to fail while vision cannot yet read these frames
+(``benchmarks/replay.py`` runs every session both ways and says which give the true record).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from session_truth import compare, project
+
+SESSIONS = Path(__file__).resolve().parents[1] / "fixtures" / "sessions"
+NAMES = sorted(p.name for p in SESSIONS.iterdir() if (p / "truth.json").is_file())
+
+
+def replay(name: str, *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "nardy", "replay", str(SESSIONS / name), "--json", *extra],
+        capture_output=True,
+        text=True,
+    )
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_replay_gives_the_true_record_with_the_referee_alone(name):
+    proc = replay(name, "--truth-frames")
+    assert proc.returncode == 0, proc.stderr
+    truth = json.loads((SESSIONS / name / "truth.json").read_text())
+    compare(project(json.loads(proc.stdout)), truth)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_replayed_record_holds_together_as_the_shared_record(name):
+    from nardy.record import record_to_json
+    from nardy.referee.export import to_record
+
+    proc = replay(name, "--truth-frames")
+    record = to_record(json.loads(proc.stdout))  # checked: positions follow from the steps, ...
+    assert record_to_json(record)["games"]
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(
+    reason="vision does not yet read the rendered session frames right (points, dice, hands): "
+    "the replay with vision misses or misjudges turns",
+    strict=False,
+)
+def test_replay_with_vision_reading_the_frames_gives_the_true_record():
+    name = "caucasian_foul"
+    proc = replay(name)
+    assert proc.returncode == 0, proc.stderr
+    truth = json.loads((SESSIONS / name / "truth.json").read_text())
+    compare(project(json.loads(proc.stdout)), truth)
+
+
+def test_the_fixture_sessions_are_all_there():
+    assert len(NAMES) >= 6
