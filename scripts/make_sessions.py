@@ -33,10 +33,9 @@ ROOT = Path(__file__).resolve().parents[1]
 # NARDY_SRC: another source tree to make the fixtures with (a tree that merges unlanded work).
 sys.path.insert(0, os.environ.get("NARDY_SRC", str(ROOT / "src")))
 
-from nardy.rules.variant import get_variant  # noqa: E402
-
 from nardy.device.dcp import crc  # noqa: E402
 from nardy.rules.position import Position, Side  # noqa: E402
+from nardy.rules.variant import get_variant  # noqa: E402
 
 OUT = ROOT / "tests" / "fixtures" / "sessions"
 SIZE = (960, 540)
