@@ -45,6 +45,11 @@ def test_usable_frames_are_called_usable(figures):
     assert figures["usable_right"] / figures["usable_truth"] >= 0.9
 
 
+def test_no_hand_over_the_board_is_called_usable(figures):
+    assert figures["hand_frames"] >= 3
+    assert figures["hand_called_usable"] == 0
+
+
 def test_every_fixture_has_a_truth_the_reader_can_use():
     for path in sorted(BOARDS.glob("*.json"))[:20]:
         truth = json.loads(path.read_text())

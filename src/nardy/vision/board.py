@@ -51,7 +51,12 @@ class BoardReader:
         )
         verdicts = [
             surface_glare(strips, self.config),
-            frame_intruder(tiles.get("band", lab=True), self.config),
+            frame_intruder(
+                tiles.get("band", lab=True),
+                self.sampler.band_sides,
+                self.sampler.band_in_view,
+                self.config,
+            ),
         ]
         bad = [v for v in verdicts if not v.usable]
         checker = tiles.layout.checker

@@ -33,11 +33,16 @@ class VisionConfig:
     glare_level: int = 250  # grey level of a blown-out pixel
     glare_share: float = 0.04  # share of the surface blown out that makes a frame unusable
     frame_band: tuple[float, float] = (0.012, 0.06)  # the frame strip checked for intruders
-    intruder_share: float = 0.10  # share of the frame strip an arm covers to count as one
-    intruder_distance: float = 38.0  # colour distance (Lab) from the frame's own colour
+    intruder_segments: int = 40  # pieces each side of the frame is cut into
+    intruder_share: float = 0.15  # a run over this share of a side is an arm across it
+    intruder_distance: float = 12.0  # Lab (lightness halved) from the side's own look
     edge_drift: float = 0.35  # how much weaker the surface's edges may be than expected
     # stillness (per frame, on the rectified board at low resolution)
     motion_pixel: float = 14.0  # grey-level change that counts a pixel as moved
     motion_high: float = 0.004  # share of pixels moved that ends stillness at once
     motion_low: float = 0.0015  # share below which a frame counts toward stillness
-    still_frames: int = 5  # quiet frames in a row before the board is declared still
+    # quiet frames in a row before the board is declared still (2 at the clips' 5 frames/s;
+    # a live camera at 30 frames/s wants about 12)
+    still_frames: int = 2
+    change_max: float = 0.03  # share of pixels changed since the last still board: a move
+    settle_frames: int = 10  # quiet this long, a changed view is accepted all the same

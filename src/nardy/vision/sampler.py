@@ -79,6 +79,29 @@ class Sampler:
         xx, yy = np.meshgrid(x, y)
         return np.stack([xx, yy], -1)
 
+    @cached_property
+    def band_sides(self) -> tuple[tuple[int, int], ...]:
+        """Where the band's four sides (top, right, bottom, left) start and end along it."""
+        n_x = round(1.0 / self.layout.px)
+        n_y = round(self.profile.geometry.aspect / self.layout.px)
+        edges = np.cumsum([0, n_x, n_y, n_x, n_y])
+        return tuple((int(edges[i]), int(edges[i + 1])) for i in range(4))
+
+    @cached_property
+    def band_in_view(self) -> np.ndarray:
+        """Which columns of the band fall inside the image (a board partly out of the picture
+        shows only part of its frame)."""
+        band = self.band_coords()
+        pts = self.profile.board_to_image(band.reshape(-1, 2)).reshape(band.shape)
+        w, h = self.profile.image_size
+        inside = (
+            (pts[..., 0] >= 0)
+            & (pts[..., 0] <= w - 1)
+            & (pts[..., 1] >= 0)
+            & (pts[..., 1] <= h - 1)
+        )
+        return inside.all(axis=0)
+
     def band_coords(self) -> np.ndarray:
         """A thin band of frame all round the surface, as one long row (band × n × 2)."""
         lay = self.layout

@@ -42,27 +42,40 @@ class StillState:
 
 @dataclass
 class StillnessTracker:
-    """Feed it frames in order; it says after each whether the board is still."""
+    """Feed it frames in order; it says after each whether the board is still.
+
+    Besides motion between frames it keeps the last still view: a board that has gone quiet
+    but looks very different from it (a hand resting over the board) is not still yet; after a
+    long quiet (``settle_frames``) the new view is accepted all the same (the light changed).
+    """
 
     config: VisionConfig = field(default_factory=VisionConfig)
     _last: np.ndarray | None = None
+    _reference: np.ndarray | None = None
     _quiet: int = 0
     _still: bool = False
 
     def update(self, frame: np.ndarray, usable: bool = True) -> StillState:
+        cfg = self.config
         small = motion_image(frame)
-        motion = 1.0 if self._last is None else motion_between(small, self._last, self.config)
+        motion = 1.0 if self._last is None else motion_between(small, self._last, cfg)
         self._last = small
         was = self._still
-        if not usable or motion > self.config.motion_high:
+        if not usable or motion > cfg.motion_high:
             self._quiet = 0
             self._still = False
-        elif motion < self.config.motion_low:
+        elif motion < cfg.motion_low:
             self._quiet += 1
-            if self._quiet >= self.config.still_frames:
-                self._still = True
+            if not self._still and self._quiet >= cfg.still_frames:
+                changed = (
+                    0.0 if self._reference is None else motion_between(small, self._reference, cfg)
+                )
+                if changed <= cfg.change_max or self._quiet >= cfg.settle_frames:
+                    self._still = True
         # between the two thresholds nothing changes: that is the hysteresis
+        if self._still:
+            self._reference = small
         return StillState(motion, self._still, self._quiet, self._still != was)
 
     def reset(self) -> None:
-        self._last, self._quiet, self._still = None, 0, False
+        self._last, self._reference, self._quiet, self._still = None, None, 0, False

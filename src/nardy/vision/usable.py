@@ -36,14 +36,37 @@ def surface_glare(surface_bgr: np.ndarray, config: VisionConfig) -> Verdict:
     return Verdict(True, None, 1.0 - share / config.glare_share)
 
 
-def frame_intruder(band_lab: np.ndarray, config: VisionConfig) -> Verdict:
-    """Something over the frame around the surface: the band of frame should be one colour
-    (wood varies, but slowly); a run of it far from that colour is an arm or a hand."""
-    along = band_lab.mean(axis=0)  # one colour per step around the frame
-    ref = np.median(along, axis=0)
-    dist = np.linalg.norm(along - ref, axis=-1)
-    off = dist > config.intruder_distance
-    share = float(off.mean())
-    if share > config.intruder_share:
-        return Verdict(False, f"something over the frame ({share:.0%} of it): a hand?", 0.0)
-    return Verdict(True, None, 1.0 - share / config.intruder_share)
+def frame_intruder(
+    band_lab: np.ndarray,
+    sides: tuple[tuple[int, int], ...],
+    in_view: np.ndarray,
+    config: VisionConfig,
+) -> Verdict:
+    """Something reaching over the frame: an arm always crosses it. Along each side the band
+    of frame looks the same from one end to the other (its bevel, its top, its wood, seen
+    across); a run of it that looks different is something lying over it. Only the top and
+    bottom sides count, where the players sit (the ends of a board carry hinges, trays and
+    markers that break the pattern)."""
+    worst = 0.0
+    for name, (a, b) in zip(("top", "bottom"), (sides[0], sides[2]), strict=True):
+        side = band_lab[:, a:b].transpose(1, 0, 2)  # along × across × 3
+        seen = in_view[a:b]
+        k = max(1, side.shape[0] // config.intruder_segments)
+        m = side.shape[0] // k
+        seg = side[: m * k].reshape(m, k, side.shape[1], 3).mean(axis=1)
+        seg_seen = seen[: m * k].reshape(m, k).all(axis=1)
+        if seg_seen.sum() < m // 2:
+            continue
+        feat = (seg * np.float32([0.5, 1.0, 1.0])).reshape(m, -1)
+        ref = np.median(feat[seg_seen], axis=0)
+        dist = np.linalg.norm(feat - ref, axis=1) / np.sqrt(side.shape[1])
+        off = (dist > config.intruder_distance) & seg_seen
+        run = best = 0
+        for o in off:
+            run = run + 1 if o else 0
+            best = max(best, run)
+        share = best / m
+        worst = max(worst, share / config.intruder_share)
+        if share >= config.intruder_share:
+            return Verdict(False, f"something over the {name} of the frame: a hand?", 0.0)
+    return Verdict(True, None, float(np.clip(1.0 - worst, 0, 1)))
