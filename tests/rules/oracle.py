@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
+import sys
 from pathlib import Path
 
 import gnubg_nn
@@ -11,19 +11,8 @@ from nardy.rules.notation import format_turn
 from nardy.rules.turn import Step
 from nardy.rules.variant import Variant
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def load_make_positions():
-    spec = importlib.util.spec_from_file_location(
-        "make_positions", ROOT / "scripts" / "make_positions.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-MP = load_make_positions()
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+import make_positions as MP
 
 Board = tuple[tuple[int, ...], tuple[int, ...]]
 

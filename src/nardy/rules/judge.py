@@ -33,7 +33,7 @@ from nardy.rules.errors import IllegalTurnError
 from nardy.rules.movegen import MoveRules, Search
 from nardy.rules.position import Position, Side
 from nardy.rules.turn import Step, Turn
-from nardy.rules.variant import Variant, check_dice, fences
+from nardy.rules.variant import Place, Variant, check_dice, fences
 
 NEAREST = 5
 
@@ -59,7 +59,8 @@ def judge(
 ) -> Judgement:
     """Judge ``played`` (steps, or the position reached) for ``side`` rolling ``dice``."""
     roll = check_dice(dice)
-    turns, by_after = _legal(variant, pos, side, roll, first_turn)
+    by_place = _legal(variant, pos, side, roll, first_turn)
+    turns = tuple(by_place.values())
     if isinstance(played, Position):
         after = played
     else:
@@ -67,16 +68,16 @@ def judge(
             after = variant.play(pos, side, tuple(played))
         except IllegalTurnError as e:
             return Judgement("illegal", None, (str(e),), turns[:NEAREST], -1)
-    turn = by_after.get(after)
-    if turn is not None:
+    own_b, theirs_b = pos.view(side, variant.numbering)
+    own_a, theirs_a = after.view(side, variant.numbering)
+    place = (own_a, _hit_mask(theirs_b, theirs_a))
+    turn = by_place.get(place)
+    if turn is not None and turn.after == after:
         return Judgement("legal", turn, (), (turn,), 0)
     nearest, distance = _nearest(turns, after)
     broken = _impossible(variant, pos, side, after)
     if broken:
         return Judgement("impossible", None, broken, nearest, distance)
-    own_a, theirs_a = after.view(side, variant.numbering)
-    own_b, theirs_b = pos.view(side, variant.numbering)
-    place = (own_a, _hit_mask(theirs_b, theirs_a))
     if place in _on_the_way(variant, pos, side, roll, first_turn):
         if after == pos:
             why = "nothing has been played yet"
@@ -93,9 +94,8 @@ def judge(
 @lru_cache(maxsize=256)
 def _legal(
     variant: Variant, pos: Position, side: Side, roll: tuple[int, int], first_turn: bool
-) -> tuple[tuple[Turn, ...], dict[Position, Turn]]:
-    turns = variant.legal_turns(pos, side, roll, first_turn=first_turn)
-    return turns, {t.after: t for t in turns}
+) -> dict[Place, Turn]:
+    return variant.turns_by_place(pos, side, roll, first_turn=first_turn)
 
 
 @lru_cache(maxsize=64)

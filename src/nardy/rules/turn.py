@@ -7,6 +7,7 @@ and the notation ``""``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,27 +35,39 @@ class Turn:
     so ``steps`` and ``notation`` are built on first use from the generator's raw tuples.
     """
 
-    __slots__ = ("_notation", "_raw", "_steps", "after")
-
-    after: Position
+    __slots__ = ("_after", "_make", "_notation", "_raw", "_steps")
 
     def __init__(
         self, steps: tuple[Step, ...], after: Position, notation: str | None = None
     ) -> None:
         object.__setattr__(self, "_steps", tuple(steps))
         object.__setattr__(self, "_raw", None)
-        object.__setattr__(self, "after", after)
+        object.__setattr__(self, "_after", after)
+        object.__setattr__(self, "_make", None)
         object.__setattr__(self, "_notation", notation)
 
     @classmethod
-    def lazy(cls, raw: tuple[tuple[int, int, int, bool], ...], after: Position) -> Turn:
-        """A turn from ``(start, end, die, hit)`` tuples, its objects made when first asked for."""
+    def lazy(
+        cls, raw: tuple[tuple[int, int, int, bool], ...], make: Callable[[], Position]
+    ) -> Turn:
+        """A turn from ``(start, end, die, hit)`` tuples and a maker of the position it reaches;
+        the objects are made when first asked for."""
         made = object.__new__(cls)
         object.__setattr__(made, "_steps", None)
         object.__setattr__(made, "_raw", raw)
-        object.__setattr__(made, "after", after)
+        object.__setattr__(made, "_after", None)
+        object.__setattr__(made, "_make", make)
         object.__setattr__(made, "_notation", None if raw else "")
         return made
+
+    @property
+    def after(self) -> Position:
+        after = self._after
+        if after is None:
+            after = self._make()
+            object.__setattr__(self, "_after", after)
+            object.__setattr__(self, "_make", None)
+        return after
 
     @property
     def steps(self) -> tuple[Step, ...]:

@@ -17,6 +17,7 @@ subclass overrides a few documented hooks:
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import partial
 from typing import Any, ClassVar
 
 from nardy.rules.errors import (
@@ -31,6 +32,20 @@ from nardy.rules.position import Numbering, Position, Side
 from nardy.rules.turn import Step, Turn
 
 View = tuple[int, ...]
+#: Where a turn leaves the mover: its own view after the turn, and the mask of points it hit.
+Place = tuple[View, int]
+
+
+def _after(side: Side, numbering: Numbering, own: View, theirs: View, mask: int) -> Position:
+    """The position a turn reaches, from the generator's output."""
+    if mask:
+        th = list(theirs)
+        for p in range(1, 25):
+            if mask >> p & 1:
+                th[p] -= 1
+                th[25] += 1
+        theirs = tuple(th)
+    return Position.from_view(side, numbering, own, theirs, trusted=True)
 
 
 def check_dice(dice: Sequence[int]) -> tuple[int, int]:
@@ -142,24 +157,29 @@ class Variant:
         answer is one empty turn (no steps, notation ``""``, ``after`` equal to ``pos``).
         ``first_turn`` is the player's first turn of the game (long nardy's head exception).
         """
+        return tuple(self.turns_by_place(pos, side, dice, first_turn=first_turn).values())
+
+    def turns_by_place(
+        self, pos: Position, side: Side, dice: Sequence[int], *, first_turn: bool = False
+    ) -> dict[Place, Turn]:
+        """The legal turns keyed by where they leave the mover: ``(own view, hit mask)``.
+
+        ``own view`` is the mover's 26 counts after the turn (as :meth:`Position.view` gives
+        them) and ``hit mask`` has bit ``p`` set for each of the mover's points where a blot was
+        hit. The judge finds a played position among the legal ones by this key without making
+        every turn's position.
+        """
         roll = check_dice(dice)
         own, theirs = pos.view(side, self.numbering)
-        return tuple(
-            self._turn(side, theirs, f) for f in self.generate(own, theirs, roll, first_turn)
-        )
-
-    def _turn(self, side: Side, theirs: View, found: Found) -> Turn:
-        own_after, mask, raw = found
-        if not mask:
-            after = Position.from_view(side, self.numbering, own_after, theirs, trusted=True)
-        else:
-            th = list(theirs)
-            for p in range(1, 25):
-                if mask >> p & 1:
-                    th[p] -= 1
-                    th[25] += 1
-            after = Position.from_view(side, self.numbering, own_after, th, trusted=True)
-        return Turn.lazy(raw, after)
+        out: dict[Place, Turn] = {}
+        numbering = self.numbering
+        for own_after, mask, raw in self.generate(own, theirs, roll, first_turn):
+            if not raw:
+                out[(own_after, mask)] = Turn((), pos, "")
+                continue
+            make = partial(_after, side, numbering, own_after, theirs, mask)
+            out[(own_after, mask)] = Turn.lazy(raw, make)
+        return out
 
     def play(self, pos: Position, side: Side, steps: Iterable[Step]) -> Position:
         """Apply ``steps`` as geometry allows, without judging the rules of the turn.
