@@ -252,3 +252,30 @@ def test_the_same_events_give_the_same_record():
     a = fold(TableSetup(stake=1.0), events, rules(LEGAL)).record()
     b = fold(TableSetup(stake=1.0), events, rules(LEGAL)).record()
     assert a == b and a["games"][0]["turns"][0]["play"] == "8/5 6/5"
+
+
+def test_a_beaver_redoubles_at_once_and_the_taker_keeps_the_cube():
+    t = Table(TableSetup(stake=1.0), rules(LEGAL, options=options(beavers=True)))
+    opened(t)
+    t.feed(act(600, "offer", "dark"))
+    t.feed(act(700, "beaver", "light"))
+    v = t.view()
+    assert (v.cube, v.cube_owner, v.phase) == (4, "light", "throw")
+    assert [c.kind for c in t.cube_actions] == ["offer", "beaver"]
+
+
+def test_no_beaver_unless_beavers_are_played():
+    t = opened(table(stake=1.0))
+    t.feed(act(600, "offer", "dark"))
+    t.feed(act(700, "beaver", "light"))
+    assert t.phase == "offer" and "refused" in t.notices[-1]
+
+
+def test_the_next_game_begins_when_the_start_is_seen_and_the_winner_may_start_it():
+    t = Table(TableSetup(stake=1.0), rules(LEGAL, options=options(winner_starts_next=True)))
+    opened(t)
+    t.feed(act(600, "resign", "dark"))
+    assert t.view().waiting == "new game"
+    t.feed(board(700, START))
+    v = t.view()
+    assert (v.game, v.phase, v.on_turn) == (2, "throw", "light")
