@@ -164,3 +164,13 @@ def test_cube_value_is_always_in_the_progression(progression, beavers, actions):
             pass
         assert cube.value in allowed
         assert cube.owner is None or cube.value > 1
+
+
+def test_oin_mars_options_give_the_russian_arithmetic_cube():
+    from nardy.rules.variant import get_variant
+
+    rules = CubeRules.from_options(get_variant("oin_mars").options, money=True)
+    assert (rules.progression, rules.mars_with_cube) == ("arithmetic", False)
+    backgammon = CubeRules.from_options(get_variant("backgammon").options, money=True)
+    assert (backgammon.progression, backgammon.mars_with_cube) == ("geometric", True)
+    assert not backgammon.jacoby and not backgammon.beavers  # off unless the club turns them on

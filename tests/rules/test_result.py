@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
-from typing import Any
 
 import gnubg_nn
 import pytest
@@ -20,39 +18,9 @@ from nardy.rules.result import (
     resign,
     scoring_table,
 )
+from nardy.rules.variant import get_variant as variant
 
 L, D = Side.LIGHT, Side.DARK
-
-
-@dataclass(frozen=True)
-class _Options:
-    home_mars: int = 2
-    koks: bool = False
-    draw_rule: bool = False
-    mars_with_cube: bool = True
-
-
-@dataclass(frozen=True)
-class _Variant:
-    name: str
-    family: str = "short"
-    checkers: int = 15
-    numbering: Numbering = Numbering.OPPOSED
-    options: Any = field(default_factory=_Options)
-
-
-def variant(name: str, **options: Any) -> Any:
-    try:
-        from nardy.rules.variant import get_variant
-    except ImportError:  # rules-core's variants not yet on this branch
-        long = name == "long"
-        return _Variant(
-            name,
-            "long" if long else "short",
-            numbering=Numbering.SAME_WAY if long else Numbering.OPPOSED,
-            options=_Options(**options),
-        )
-    return get_variant(name, **options)
 
 
 def short(light: dict[int, int], dark: dict[int, int], *, bar=(0, 0), off=(15, 0)) -> Position:
@@ -291,3 +259,19 @@ def test_backgammon_scoring_agrees_with_gnubg():
         assert (r.winner, r.multiplier) == (winner, 1 + int(gammon) + int(backgammon)), (seed, pos)
         assert win == 1.0
     assert kinds == {WinKind.OIN, WinKind.MARS, WinKind.HOME_MARS, WinKind.BACKGAMMON}
+
+
+def test_hypergammon_game_ends_when_three_are_off():
+    v = variant("hypergammon")
+    pos = Position(tuple([-3] + [0] * 23), (0, 0), (3, 0))  # dark's three still on its 24
+    assert game_result(v, pos).kind is WinKind.BACKGAMMON
+    assert game_result(v, Position(tuple([-3] + [0] * 4 + [1] + [0] * 18), (0, 0), (2, 0))) is None
+
+
+@pytest.mark.parametrize("name", ["gulbar", "khachapuri"])
+def test_long_family_variants_score_as_long_nardy(name):
+    try:
+        v = variant(name, home_mars=3)
+    except RulesError as e:  # a variant the sources leave undefined says so
+        pytest.fail(f"{name}: {e}")
+    assert scoring_table(v) == {WinKind.OIN: 1, WinKind.MARS: 2, WinKind.HOME_MARS: 3}
