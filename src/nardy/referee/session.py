@@ -259,8 +259,8 @@ class TruthReader:
 class VisionReader:
     """Reads frames with ``nardy.vision`` and the session's profile (or corners).
 
-    The still signal is vision's own tracker, with the number of quiet frames it wants scaled
-    to the session's frame rate (a recording keeps a few frames a second, not thirty).
+    The still signal is vision's own tracker, with the numbers of quiet frames it wants scaled
+    to the session's frame rate (a recording may keep only a frame or two a second).
     """
 
     name = "nardy.vision"
@@ -287,11 +287,8 @@ class VisionReader:
             except (OSError, ValueError) as e:
                 raise SessionError(f"{session.setup.profile}: {e}") from None
         times = [ms for ms, _ in session.frames]
-        gaps = sorted(b - a for a, b in itertools.pairwise(times)) or [33]
-        config = VisionConfig()
-        quiet_ms = config.still_frames * 33  # what the tracker wants at 30 frames a second
-        frames = max(1, round(quiet_ms / max(gaps[len(gaps) // 2], 1)))
-        self.tracker = StillnessTracker(dataclasses.replace(config, still_frames=frames))
+        gaps = sorted(b - a for a, b in itertools.pairwise(times)) or [FRAME_MS]
+        self.tracker = StillnessTracker(_scaled(VisionConfig(), gaps[len(gaps) // 2]))
 
     def read(self, t_ms: int, frame: Any) -> tuple[Observation, bool]:
         image = self.frames.image(frame)
@@ -299,6 +296,20 @@ class VisionReader:
         obs = observation_from_json(result.to_json())
         still = self.tracker.update(image, usable=obs.usable).still
         return obs, still and obs.usable
+
+
+#: The frame interval vision's stillness settings are made for (its clips run at 5 frames/s).
+FRAME_MS = 200
+
+
+def _scaled(config: Any, gap_ms: int) -> Any:
+    """Vision's stillness settings, counted in frames, for a recording ``gap_ms`` apart."""
+    k = FRAME_MS / max(gap_ms, 1)
+    still = max(1, round(config.still_frames * k))
+    changes: dict[str, int] = {"still_frames": still}
+    if hasattr(config, "settle_frames"):
+        changes["settle_frames"] = max(still, round(config.settle_frames * k))
+    return dataclasses.replace(config, **changes)
 
 
 class _Frames:
