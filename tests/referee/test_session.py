@@ -126,3 +126,50 @@ def test_replay_of_a_bad_folder_is_one_line_and_exit_2(tmp_path, content):
     )
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+
+
+def test_a_live_table_writes_a_folder_that_replays_to_its_record(tmp_path):
+    """No camera: the cup's lines (written by its driver) and the buttons (written by the live
+    table) are all a replay needs to give the live table's record again."""
+    from nardy.device.replay import LogReplay
+    from nardy.referee.cuplog import referee_event
+    from nardy.referee.live import LiveTable
+
+    folder = tmp_path / "session"
+    setup = TableSetup(stake=2.0, move_source="entered")
+    writer = SessionWriter(folder)
+    live = LiveTable.open(tmp_path / "t.sqlite", setup, rules=rules(LEGAL), recorder=writer)
+    cup = [
+        (10, "out", "HELLO? seq=1 proto=1"),
+        (20, "in", "HELLO seq=0 ref=1 boot=AB12 proto=1 min=1 fw=1 id=C1 dice=2 caps=arm"),
+        (30, "out", "STATE? seq=2"),
+        (40, "in", "STATE seq=1 ref=2 boot=AB12 st=idle roll=0 last=- armed=- batt=90 pending=-"),
+        (50, "out", "REPLAY? seq=3 from=1"),
+        (60, "in", "ACK seq=2 ref=3"),
+        (100, "in", "ROLL seq=3 roll=1 boot=AB12 d=3,1 armed=-"),
+        (900, "in", "ROLL seq=4 roll=2 boot=AB12 d=6,4 armed=B:2"),
+    ]
+    buttons = {
+        500: Action(500, "enter_turn", "light", play="8/5 6/5"),
+        1200: Action(1200, "enter_turn", "dark", play="13/9 13/7"),
+        1500: Action(1500, "replay", "light"),
+        1800: Action(1800, "enter_turn", "dark", play="24/14"),
+        2000: Action(2000, "offer", "light"),
+        2100: Action(2100, "drop", "dark"),
+    }
+    # The driver logs each raw line and hands its events to the table, as `nardy serve` will.
+    for ms, way, text in cup:
+        writer.write_cup_line(ms, way, line(text))
+    for e in LogReplay(folder / "cup.log"):
+        event = referee_event(e)
+        if event is not None:
+            for t in [t for t in buttons if t < event.t_ms]:
+                live.submit(buttons.pop(t))
+            live.submit(event)
+    for t in sorted(buttons):
+        live.submit(buttons[t])
+    live.close()
+    record = live.record()
+    assert record["games"][0]["result"]["ending"] == "dropped"
+    assert record["ledger"]["balance"] == {"light": 2, "dark": -2}
+    assert replay(folder, rules=rules(LEGAL)).record() == record
