@@ -8,7 +8,6 @@ from the record's step arithmetic, so reading a generated record back checks tha
 from __future__ import annotations
 
 import random
-from types import SimpleNamespace
 
 import gnubg_nn
 
@@ -32,7 +31,8 @@ from nardy.record import (
 )
 from nardy.record.steps import step_notation as notation
 from nardy.rules.position import Numbering, Position, Side
-from nardy.rules.result import kind_of_win
+from nardy.rules.result import kind_of_win, scoring_table
+from nardy.rules.variant import get_variant
 
 STARTS = {
     "backgammon": {24: 2, 13: 5, 8: 3, 6: 5},
@@ -96,15 +96,11 @@ def _steps(pairs, dice: tuple[int, int], opponent: list[int]) -> tuple[Step, ...
     return tuple(steps)
 
 
-def result_kind(pos: Position, winner: Side, total: int) -> WinKind:
-    """The kind of win, as the rules engine counts it (backgammon's table)."""
-    return kind_of_win(_BACKGAMMON, pos, winner)
-
-
-_BACKGAMMON = SimpleNamespace(
-    name="backgammon", family="short", checkers=15, numbering=Numbering.OPPOSED, options={}
-)
-MULTIPLIER = {WinKind.OIN: 1, WinKind.MARS: 2, WinKind.HOME_MARS: 2, WinKind.BACKGAMMON: 3}
+def result_kind(variant: str, pos: Position, winner: Side) -> tuple[WinKind, int]:
+    """The kind of win and its multiplier, as the rules engine counts them for ``variant``."""
+    v = get_variant(variant)
+    kind = kind_of_win(v, pos, winner)
+    return kind, scoring_table(v)[kind]
 
 
 class _GameMaker:
@@ -195,11 +191,9 @@ class _GameMaker:
             entries.append(PlayedTurn(side, dice, steps, notation(steps), after, flags))
             pos = after
             if pos.off[side] == total:
-                kind = result_kind(pos, side, total)
-                mult = MULTIPLIER[kind]
-                if h.money and h.jacoby and not turned:
-                    mult = 1
-                res = Result(side, kind, Ending.BORNE_OFF, cube, mult * cube, MULTIPLIER[kind])
+                kind, base = result_kind(h.variant, pos, side)
+                mult = 1 if h.money and h.jacoby and not turned else base
+                res = Result(side, kind, Ending.BORNE_OFF, cube, mult * cube, base)
                 return self._game(start, entries, res, opening)
             side = side.other
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 import re
-from types import SimpleNamespace
 
 from nardy.record.check import check
 from nardy.record.model import (
@@ -36,6 +35,7 @@ from nardy.record.model import (
 from nardy.record.steps import steps_of
 from nardy.rules.position import Numbering, Position, Side
 from nardy.rules.result import kind_of_win, scoring_table
+from nardy.rules.variant import get_variant
 
 _KEY = re.compile(r'^;\s*\[([A-Za-z][\w ]*?)\s+"(.*)"\]\s*$')
 _LENGTH = re.compile(r"^\s*(\d+)\s+point\s+match", re.I)
@@ -50,12 +50,6 @@ _RIGHT_COLUMN = 14
 
 #: The .mat ``Variation`` values we and XG/gnubg write, to our variant names.
 _VARIATIONS = {"backgammon": "backgammon", "nackgammon": "nackgammon", "hypergammon": "hypergammon"}
-#: Starting points of the variants a .mat can hold, each side in its own numbering.
-_STARTS = {
-    "backgammon": {24: 2, 13: 5, 8: 3, 6: 5},
-    "nackgammon": {24: 2, 23: 2, 13: 4, 8: 3, 6: 4},
-    "hypergammon": {24: 1, 23: 1, 22: 1},
-}
 
 
 def read_mat(text: str) -> Record:
@@ -138,11 +132,7 @@ def _header(keys: dict[str, str], length: int, games: list) -> Header:
 
 
 def _start(variant: str) -> Position:
-    points = _STARTS.get(variant, _STARTS["backgammon"])
-    own, theirs = [0] * 26, [0] * 26
-    for p, n in points.items():
-        own[p], theirs[25 - p] = n, n
-    return Position.from_view(Side.LIGHT, Numbering.OPPOSED, own, theirs)
+    return get_variant(variant).start()
 
 
 def _game(
@@ -206,10 +196,7 @@ def _result(
     if dropped:
         return Result(winner, WinKind.OIN, Ending.DROPPED, cube, points, 1)
     if pos.off[winner] == total:
-        variant = SimpleNamespace(
-            name=header.variant, family="short", checkers=total,
-            numbering=Numbering.OPPOSED, options={},
-        )  # fmt: skip
+        variant = get_variant(header.variant)
         kind = kind_of_win(variant, pos, winner)
         return Result(winner, kind, Ending.BORNE_OFF, cube, points, scoring_table(variant)[kind])
     # The game stopped short: the loser resigned, offering points / cube (1 to 3).

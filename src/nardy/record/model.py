@@ -18,6 +18,7 @@ from typing import Any
 
 from nardy.rules.position import Numbering, Position, Side
 from nardy.rules.result import Ending, WinKind
+from nardy.rules.variant import VARIANTS
 
 BAR = 25
 OFF = 0
@@ -298,14 +299,16 @@ def _tidy(x: float) -> float:
 
 # -- the variants a record knows how to lay out --------------------------------------------------
 
-#: Variants whose sides run the same way round (dark's p is light's p ± 12); the rest are opposed.
-SAME_WAY_VARIANTS = frozenset({"long", "gulbar", "khachapuri"})
 #: Variants played on a backgammon board with hitting: exportable to .mat and SGF.
-BACKGAMMON_FAMILY = frozenset({"backgammon", "nackgammon", "hypergammon", "caucasian", "oin_mars"})
+BACKGAMMON_FAMILY = frozenset(n for n, v in VARIANTS.items() if v.family == "short")
 
 
 def numbering_of(variant: str) -> Numbering:
-    return Numbering.SAME_WAY if variant in SAME_WAY_VARIANTS else Numbering.OPPOSED
+    """How the variant's sides count their points (from the rules' registry)."""
+    try:
+        return VARIANTS[variant].numbering
+    except KeyError:
+        raise RecordError(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}") from None
 
 
 def apply_steps(
