@@ -308,8 +308,8 @@ def long_nardy_record() -> Record:
     return Record(header, (game,))
 
 
-def referee_records() -> list[Record]:
-    """Records the referee itself made, on its stand-in rules (``tests/referee``): a money game
+def referee_tables() -> list:
+    """Tables the referee itself played, on its stand-in rules (``tests/referee``): a money game
     with a cube taken and dropped and an illegal play replayed."""
     import sys
     from pathlib import Path
@@ -318,10 +318,15 @@ def referee_records() -> list[Record]:
     from referee_feeder import LEGAL, SETUP, session
     from referee_stand_in import rules
 
-    from nardy.referee.export import record_of
     from nardy.referee.table import fold
 
-    return [record_of(fold(SETUP, session(), rules(LEGAL)))]
+    return [fold(SETUP, session(), rules(LEGAL))]
+
+
+def referee_records() -> list[Record]:
+    from nardy.referee.export import record_of
+
+    return [record_of(t) for t in referee_tables()]
 
 
 def essentials(record: Record, *, variant: bool = True) -> tuple:

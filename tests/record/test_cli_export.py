@@ -74,3 +74,14 @@ def test_a_mat_file_converts_to_sgf_and_json(tmp_path) -> None:
     src.write_text(write_mat(record).replace(" Game 2", " Game 2\n what is this"))
     bad = _nardy("export", str(src), "--to", "sgf")
     assert bad.returncode == 2 and "cannot read" in bad.stderr
+
+
+def test_export_writes_what_nardy_replay_json_prints(tmp_path) -> None:
+    from record_games import referee_tables
+
+    table = referee_tables()[0]
+    src = tmp_path / "replayed.json"
+    src.write_text(json.dumps(table.record()))
+    r = _nardy("export", str(src), "--to", "sgf")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("(;FF[4]GM[6]") and ";W[31hefe]" in r.stdout
