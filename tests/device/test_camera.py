@@ -77,3 +77,17 @@ def test_unknown_source_is_refused(tmp_path):
     (tmp_path / "clip.mp4").write_bytes(b"garbage")
     with pytest.raises(FrameSourceError, match="cannot read"):
         open_source(tmp_path / "clip.mp4")
+
+
+def test_a_recorded_session_reads_its_frames_folder_or_its_video(tmp_path):
+    from nardy.device.camera import open_recorded
+
+    assert open_recorded(tmp_path) is None  # a table with no camera
+    _write_video(tmp_path / "table.avi", 2)
+    with pytest.raises(FrameSourceError, match=r"frames\.csv"):
+        open_recorded(tmp_path)
+    (tmp_path / "frames.csv").write_text("index,ms\n0,500\n1,900\n")
+    assert [f.t_ms for f in open_recorded(tmp_path).frames()] == [500, 900]
+    (tmp_path / "frames").mkdir()
+    cv2.imwrite(str(tmp_path / "frames" / "000000042.png"), _image(5))
+    assert [f.t_ms for f in open_recorded(tmp_path).frames()] == [42]

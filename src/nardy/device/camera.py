@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
+VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".webm")
 _TIMED_NAME = re.compile(r"^(\d+)$")
 
 
@@ -163,3 +164,24 @@ def open_source(spec: str | Path) -> FrameSource:
     if path.is_file():
         return VideoFile(path)
     raise FrameSourceError(f"{text}: not a camera index, a folder of frames, a video or a URL")
+
+
+def open_recorded(folder: Path | str) -> FrameSource | None:
+    """The frames of a recorded session: ``frames/``, or its video with ``frames.csv``.
+
+    None when the session has no frames (a table with no camera).
+    """
+    folder = Path(folder)
+    if (folder / "frames").is_dir():
+        return ImageFolder(folder / "frames")
+    videos = sorted(p for p in folder.iterdir() if p.suffix.lower() in VIDEO_SUFFIXES)
+    if not videos:
+        return None
+    if len(videos) > 1:
+        raise FrameSourceError(
+            f"{folder}: more than one video ({', '.join(p.name for p in videos)})"
+        )
+    times = folder / "frames.csv"
+    if not times.is_file():
+        raise FrameSourceError(f"{folder}: a video needs frames.csv (index,ms) beside it")
+    return VideoFile(videos[0], times)
