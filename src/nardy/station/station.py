@@ -15,9 +15,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from nardy.referee.events import Action, BoardSeen, CameraStatus, DiceSeen, Event, Observation
+from nardy.referee.events import Action, CameraStatus, Event, Observation
 from nardy.referee.live import LiveTable
-from nardy.referee.session import CameraDice
+from nardy.referee.session import FrameInput
 from nardy.station.view import snapshot as view_snapshot
 
 
@@ -139,7 +139,7 @@ class TableStation:
         """Start a thread reading ``(t_ms, image)`` frames with ``reader`` into the referee."""
         import cv2
 
-        camera_dice = CameraDice() if dice_source == "camera" else None
+        frame_input = FrameInput(dice_source)
 
         def run() -> None:
             self._submit(CameraStatus(self.clock.now_ms(), "connected"))
@@ -150,15 +150,7 @@ class TableStation:
                 jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])[1].tobytes()
                 with self._frame_lock:
                     self._frame, self._jpeg = image, jpeg
-                events: list[Event] = []
-                if camera_dice is not None:
-                    thrown = camera_dice.feed(t_ms, obs, still)
-                    if thrown is not None:
-                        events.append(thrown)
-                elif dice_source == "both" and obs.usable and obs.dice:
-                    events.append(DiceSeen(t_ms, obs.dice, still))
-                events.append(BoardSeen(t_ms, obs, still))
-                for event in events:
+                for event in frame_input.events(t_ms, obs, still):
                     self._submit(event)
                 self.on_change()
             self._submit(CameraStatus(self.clock.now_ms(), "lost", "the frames ended"))
