@@ -7,6 +7,7 @@ through :meth:`act`. Whatever changes the table calls ``on_change`` (the dashboa
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -57,12 +58,16 @@ class TableStation:
         self.clock = clock or Clock()
         self.profile_path = profile_path
         self.on_change: Callable[[], None] = lambda: None
-        self._stop = threading.Event()
+        #: Set when the station stops; feeds and playbacks end at it.
+        self.stopping = threading.Event()
         self._threads: list[threading.Thread] = []
+        self._finite: list[threading.Thread] = []
         self._frame: np.ndarray | None = None
         self._jpeg: bytes | None = None
         self._frame_lock = threading.Lock()
         self.errors: list[str] = []
+        self.throws_heard = 0
+        self._throws_seen = threading.Condition()
         live.subscribe(lambda _view: self.on_change())
 
     # -- the dashboard's side (nardy.webui.hub.Table) --------------------------------------------
@@ -116,18 +121,27 @@ class TableStation:
     # -- the devices' side -----------------------------------------------------------------------
 
     def feed_cup(self, events: Iterable[Any]) -> None:
-        """Start a thread passing a cup driver's events to the referee."""
+        """Start a thread passing a cup driver's events to the referee.
+
+        Events are stamped with the table's clock, so that throws and frames share one time
+        line even when a recording plays faster than life.
+        """
+        from nardy.device.events import ThrowResult
         from nardy.referee.cuplog import referee_event
 
         def run() -> None:
             for e in events:
-                if self._stop.is_set():
+                if self.stopping.is_set():
                     return
                 event = referee_event(e)
                 if event is not None:
-                    self._submit(event)
+                    self.submit(dataclasses.replace(event, t_ms=self.clock.now_ms()))
+                if isinstance(e, ThrowResult):
+                    with self._throws_seen:
+                        self.throws_heard += 1
+                        self._throws_seen.notify_all()
 
-        self._start(run, "cup-feed")
+        self._start(run, "cup-feed", endless=True)
 
     def feed_frames(
         self,
@@ -142,48 +156,45 @@ class TableStation:
         frame_input = FrameInput(dice_source)
 
         def run() -> None:
-            self._submit(CameraStatus(self.clock.now_ms(), "connected"))
+            self.submit(CameraStatus(self.clock.now_ms(), "connected"))
             for t_ms, image in frames:
-                if self._stop.is_set():
+                if self.stopping.is_set():
                     return
                 obs, still = reader.read(t_ms, image)
                 jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])[1].tobytes()
                 with self._frame_lock:
                     self._frame, self._jpeg = image, jpeg
                 for event in frame_input.events(t_ms, obs, still):
-                    self._submit(event)
+                    self.submit(event)
                 self.on_change()
-            self._submit(CameraStatus(self.clock.now_ms(), "lost", "the frames ended"))
+            self.submit(CameraStatus(self.clock.now_ms(), "lost", "the frames ended"))
 
         self._start(run, "camera-feed")
 
-    def feed_actions(self, actions: Iterable[Action]) -> None:
-        """Start a thread pressing recorded buttons at their times (a replayed session)."""
+    def wait_for_throws(self, count: int, timeout: float) -> bool:
+        """Block until the cup has delivered ``count`` throws (valid or not) in all."""
+        with self._throws_seen:
+            return self._throws_seen.wait_for(lambda: self.throws_heard >= count, timeout)
 
-        def run() -> None:
-            for a in actions:
-                if not self.clock.sleep_until(a.t_ms, self._stop):
-                    return
-                self._submit(a)
-
-        self._start(run, "action-feed")
-
-    def _submit(self, event: Event) -> None:
+    def submit(self, event: Event) -> None:
         try:
             self.live.submit(event)
         except ValueError as e:  # a malformed event from a device: kept out, said, not fatal
             self.errors.append(f"{type(event).__name__} at {event.t_ms} ms: {e}")
 
-    def _start(self, target: Callable[[], None], name: str) -> None:
+    def _start(self, target: Callable[[], None], name: str, *, endless: bool = False) -> None:
         thread = threading.Thread(target=target, name=name, daemon=True)
         self._threads.append(thread)
+        if not endless:
+            self._finite.append(thread)
         thread.start()
 
-    def running(self) -> bool:
-        return any(t.is_alive() for t in self._threads)
+    def feeding(self) -> bool:
+        """Whether a feed that can end (frames, recorded buttons) is still running."""
+        return any(t.is_alive() for t in self._finite)
 
     def stop(self, timeout: float = 5.0) -> None:
-        self._stop.set()
+        self.stopping.set()
         for t in self._threads:
             t.join(timeout)
         self.live.close()
