@@ -1,0 +1,37 @@
+"""The demo plays a recorded session through the live path — the cup emulator on a pty, the
+real driver, the frame feed — and the table ends with the session's true record at any speed."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from nardy.station.demo import start_demo
+
+SESSIONS = Path(__file__).resolve().parents[1] / "fixtures" / "sessions"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "referee"))
+from session_truth import compare, project  # noqa: E402  (the referee's truth helpers)
+
+
+def _play(name: str, speed: float) -> dict:
+    demo = start_demo(SESSIONS / name, speed=speed, truth_frames=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not demo.finished():
+            assert time.monotonic() < deadline, "the demo did not finish"
+            time.sleep(0.1)
+        time.sleep(0.3)  # the last throw's ACK and the last view
+        assert demo.station.errors == []
+        return demo.station.live.record()
+    finally:
+        demo.stop()
+
+
+@pytest.mark.parametrize("name", ["backgammon_money", "entered_no_camera"])
+def test_the_demo_at_speed_gives_the_true_record(name):
+    truth = json.loads((SESSIONS / name / "truth.json").read_text())
+    compare(project(_play(name, speed=25)), truth)
