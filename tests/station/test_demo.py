@@ -31,7 +31,9 @@ def _play(name: str, speed: float) -> dict:
         demo.stop()
 
 
-@pytest.mark.parametrize("name", ["backgammon_money", "entered_no_camera"])
+@pytest.mark.parametrize(
+    "name", sorted(p.name for p in SESSIONS.iterdir() if (p / "truth.json").is_file())
+)
 def test_the_demo_at_speed_gives_the_true_record(name):
     truth = json.loads((SESSIONS / name / "truth.json").read_text())
     compare(project(_play(name, speed=25)), truth)

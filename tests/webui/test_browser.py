@@ -100,3 +100,30 @@ def test_calibration_wizard_by_clicking_four_corners(page, live_server, wizard_t
         assert abs(x - tx) < 2.5 and abs(y - ty) < 2.5
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "calibrate.png"), full_page=True)
+
+
+def test_the_demo_plays_turns_into_an_open_page(page):
+    """The live path end to end: a recorded match thrown by the emulated cup, read by the real
+    driver, judged by the referee, pushed to a page that never reloads."""
+    from nardy.station.demo import start_demo
+    from nardy.webui import create_app
+    from nardy.webui.hub import TableHub
+    from nardy.webui.server import start_server, url_of
+
+    session = Path(__file__).resolve().parents[1] / "fixtures" / "sessions" / "backgammon_match3"
+    demo = start_demo(session, speed=4, truth_frames=True)
+    hub = TableHub()
+    seat = hub.add("demo", demo.station)
+    demo.station.on_change = seat.touch
+    server = start_server(create_app(hub=hub), "127.0.0.1", 0)
+    try:
+        page.goto(url_of(server, "/table/demo"))
+        page.evaluate("window.__sameDocument = true")
+        page.locator("#moves li").nth(3).wait_for(timeout=60000)
+        assert page.evaluate("window.__sameDocument") is True
+        assert "match to 3" in page.locator("#score").inner_text()
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "demo.png"))
+    finally:
+        server.shutdown()
+        demo.stop()

@@ -9,8 +9,12 @@ from nardy.cli.common import UsageError
 
 HELP = "replay a bundled recorded game at table speed and serve the live dashboard"
 
-#: The session the demo plays unless told otherwise.
-BUNDLED = Path(__file__).resolve().parent.parent / "station" / "demo_session"
+#: The session the demo plays unless told otherwise: a match to 3 with a Crawford game, the cube,
+#: an illegal move accepted and one replayed. It is one of the referee's fixture sessions, so it
+#: comes with a source checkout (``pip install -e .``), not with a wheel.
+BUNDLED = (
+    Path(__file__).resolve().parents[3] / "tests" / "fixtures" / "sessions" / "backgammon_match3"
+)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -51,6 +55,13 @@ def run(args: argparse.Namespace) -> int:
     from nardy.webui.hub import TableHub
     from nardy.webui.server import start_server, url_of, wait_forever
 
+    if args.session is None:
+        if not (BUNDLED / "session.json").is_file():
+            raise UsageError(
+                "the bundled session comes with a source checkout of nardy-companion; "
+                "give a recorded session with --session FOLDER"
+            )
+        args.session = BUNDLED
     try:
         demo = start_demo(args.session, speed=args.speed, truth_frames=args.truth_frames)
     except (SessionError, OSError, ValueError) as e:
