@@ -51,7 +51,7 @@ def test_the_replayed_record_holds_together_as_the_shared_record(name):
 
 @pytest.mark.slow
 @pytest.mark.xfail(
-    reason="vision does not yet read the rendered session frames right (points, dice, hands): "
+    reason="vision does not yet read the rendered session boards right (checkers on points, dice): "
     "the replay with vision misses or misjudges turns",
     strict=False,
 )
