@@ -50,7 +50,7 @@ class BoardReader:
             tiles.strips(lab=True), tiles.layout, g.point_length, g.aspect, self.config
         )
         verdicts = [
-            surface_glare(strips, self.config),
+            surface_glare(strips, tiles.raw_level(self.config.glare_level), self.config),
             frame_intruder(
                 tiles.get("band", lab=True),
                 self.sampler.band_sides,

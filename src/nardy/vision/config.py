@@ -30,11 +30,12 @@ class VisionConfig:
     tray_evidence: float = 14.0  # colour distance (Lab) from the tray's floor that is a checker
     # usability
     dark_mean: float = 12.0  # mean grey level below which the frame is too dark to read
-    glare_level: int = 250  # grey level of a blown-out pixel
-    glare_share: float = 0.04  # share of the surface blown out that makes a frame unusable
-    frame_band: tuple[float, float] = (0.012, 0.06)  # the frame strip checked for intruders
+    glare_level: int = 235  # grey level of the camera's frame taken as blown out
+    glare_share: float = 0.02  # share of a quarter of the board under a blown-out patch
+    glare_patch: float = 1.4  # a blown-out patch this many points wide is no checker
+    frame_band: tuple[float, float] = (0.035, 0.055)  # the frame strip checked for intruders
     intruder_segments: int = 40  # pieces each side of the frame is cut into
-    intruder_share: float = 0.15  # a run over this share of a side is an arm across it
+    intruder_share: float = 0.125  # a run over this share of a side is an arm across it
     intruder_distance: float = 12.0  # Lab (lightness halved) from the side's own look
     edge_drift: float = 0.35  # how much weaker the surface's edges may be than expected
     # stillness (per frame, on the rectified board at low resolution)

@@ -171,6 +171,7 @@ class Sampler:
         the full range (a dim or low-contrast photo reads like a bright one)."""
         m1, m2 = self._maps
         mosaic = cv2.remap(frame, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        lo, gain = 0.0, 1.0
         if stretch:
             _, x0, h, w = self._regions["p1"][0]
             board = mosaic[:h:3, x0 : x0 + 24 * w : 3]
@@ -178,7 +179,9 @@ class Sampler:
             if hi - lo > 8:
                 gain = 255.0 / (hi - lo)
                 mosaic = cv2.convertScaleAbs(mosaic, alpha=gain, beta=-lo * gain)
-        return Tiles(mosaic, self._regions, self.layout)
+            else:
+                lo = 0.0
+        return Tiles(mosaic, self._regions, self.layout, (float(lo), float(gain)))
 
 
 @dataclass(frozen=True)
@@ -186,6 +189,12 @@ class Tiles:
     mosaic: np.ndarray
     regions: dict[str, list[tuple[int, int, int, int]]]
     layout: Layout
+    levels: tuple[float, float] = (0.0, 1.0)  # the stretch applied: (black level, gain)
+
+    def raw_level(self, level: float) -> float:
+        """Where a grey level of the camera's frame lies in the stretched tiles."""
+        lo, gain = self.levels
+        return (level - lo) * gain
 
     @cached_property
     def lab(self) -> np.ndarray:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from nardy.vision.config import VisionConfig
@@ -27,13 +28,22 @@ def frame_light(frame: np.ndarray, config: VisionConfig) -> Verdict:
     return Verdict(True, None, min(1.0, (mean - config.dark_mean) / config.dark_mean))
 
 
-def surface_glare(surface_bgr: np.ndarray, config: VisionConfig) -> Verdict:
-    """A lamp's reflection that blows out a part of the surface."""
-    blown = np.all(surface_bgr >= config.glare_level, axis=-1)
-    share = float(blown.mean())
-    if share > config.glare_share:
-        return Verdict(False, f"glare over {share:.0%} of the board", 0.0)
-    return Verdict(True, None, 1.0 - share / config.glare_share)
+def surface_glare(strips_bgr: np.ndarray, blown_level: float, config: VisionConfig) -> Verdict:
+    """A lamp's reflection that blows out a part of the board: blown-out pixels in a patch
+    wider than any checker (a white checker is blown out too, but it is small and round).
+    ``blown_level`` is the camera's blown-out grey level as it lies in the strips."""
+    n, length, width, _ = strips_bgr.shape
+    worst = 0.0
+    k = int(config.glare_patch * width)
+    for q in range(4):  # each quarter's six strips side by side are that part of the board
+        block = strips_bgr[6 * q : 6 * q + 6].transpose(1, 0, 2, 3).reshape(length, 6 * width, 3)
+        gray = cv2.cvtColor(np.ascontiguousarray(block), cv2.COLOR_BGR2GRAY)
+        blown = (gray >= min(blown_level, 254)).astype(np.uint8)
+        patch = cv2.morphologyEx(blown, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+        worst = max(worst, float(patch.mean()))
+    if worst > config.glare_share:
+        return Verdict(False, f"glare over {worst:.0%} of a quarter of the board", 0.0)
+    return Verdict(True, None, 1.0 - worst / config.glare_share)
 
 
 def frame_intruder(
@@ -44,11 +54,10 @@ def frame_intruder(
 ) -> Verdict:
     """Something reaching over the frame: an arm always crosses it. Along each side the band
     of frame looks the same from one end to the other (its bevel, its top, its wood, seen
-    across); a run of it that looks different is something lying over it. Only the top and
-    bottom sides count, where the players sit (the ends of a board carry hinges, trays and
-    markers that break the pattern)."""
+    across); a run of it that looks different is something lying over it. The band is taken
+    from the frame's outer part, beyond where a tall stack leaning in the picture reaches."""
     worst = 0.0
-    for name, (a, b) in zip(("top", "bottom"), (sides[0], sides[2]), strict=True):
+    for name, (a, b) in zip(("top", "right", "bottom", "left"), sides, strict=True):
         side = band_lab[:, a:b].transpose(1, 0, 2)  # along × across × 3
         seen = in_view[a:b]
         k = max(1, side.shape[0] // config.intruder_segments)
