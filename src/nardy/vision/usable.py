@@ -32,7 +32,7 @@ def surface_glare(strips_bgr: np.ndarray, blown_level: float, config: VisionConf
     """A lamp's reflection that blows out a part of the board: blown-out pixels in a patch
     wider than any checker (a white checker is blown out too, but it is small and round).
     ``blown_level`` is the camera's blown-out grey level as it lies in the strips."""
-    n, length, width, _ = strips_bgr.shape
+    _, length, width, _ = strips_bgr.shape
     worst = 0.0
     k = int(config.glare_patch * width)
     for q in range(4):  # each quarter's six strips side by side are that part of the board
