@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+import numpy as np
+
 from nardy.referee.cuplog import CupLogError, read_cup_log
 from nardy.referee.events import (
     Action,
@@ -256,16 +258,22 @@ class TruthReader:
             raise SessionError(f"{TRUTH_FRAMES} has no frame at {t_ms} ms") from None
 
 
+#: The frame interval vision's stillness settings are made for (its clips run at 5 frames/s).
+FRAME_MS = 200
+
+
 class VisionReader:
-    """Reads frames with ``nardy.vision`` and the session's profile (or corners).
+    """Reads frames with ``nardy.vision``: a board profile, or the board's corners, or neither
+    (vision then finds the board itself), live or from a recording.
 
     The still signal is vision's own tracker, with the numbers of quiet frames it wants scaled
-    to the session's frame rate (a recording may keep only a frame or two a second).
+    to the time between frames (a recording may keep only a frame or two a second). A frame is
+    an image, or a recorded session's reference to one (a file, or a video and an index).
     """
 
     name = "nardy.vision"
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, profile: Any = None, corners: Any = None, frame_ms: int = FRAME_MS) -> None:
         try:
             from nardy.vision.config import VisionConfig
             from nardy.vision.detect import detect_image
@@ -277,29 +285,34 @@ class VisionReader:
             ) from None
         self.detect = detect_image
         self.frames = _Frames()
-        self.profile: Any = None
-        self.corners = session.setup.corners
+        self.profile = profile
+        self.corners = corners
+        self.tracker = StillnessTracker(_scaled(VisionConfig(), frame_ms))
+        #: The last frame's full result (``nardy.vision.detect.DetectResult``), for drawing.
+        self.last: Any = None
+
+    @classmethod
+    def for_session(cls, session: Session) -> VisionReader:
+        """A reader with the session's profile (or corners) and frame rate."""
+        profile = None
         if session.setup.profile:
             from nardy.calibration import BoardProfile
 
             try:
-                self.profile = BoardProfile.load(session.folder / session.setup.profile)
+                profile = BoardProfile.load(session.folder / session.setup.profile)
             except (OSError, ValueError) as e:
                 raise SessionError(f"{session.setup.profile}: {e}") from None
         times = [ms for ms, _ in session.frames]
         gaps = sorted(b - a for a, b in itertools.pairwise(times)) or [FRAME_MS]
-        self.tracker = StillnessTracker(_scaled(VisionConfig(), gaps[len(gaps) // 2]))
+        return cls(profile, session.setup.corners, gaps[len(gaps) // 2])
 
     def read(self, t_ms: int, frame: Any) -> tuple[Observation, bool]:
         image = self.frames.image(frame)
         result = self.detect(image, profile=self.profile, corners=self.corners)
+        self.last = result
         obs = observation_from_json(result.to_json())
         still = self.tracker.update(image, usable=obs.usable).still
         return obs, still and obs.usable
-
-
-#: The frame interval vision's stillness settings are made for (its clips run at 5 frames/s).
-FRAME_MS = 200
 
 
 def _scaled(config: Any, gap_ms: int) -> Any:
@@ -322,6 +335,8 @@ class _Frames:
     def image(self, frame: Any) -> Any:
         import cv2
 
+        if isinstance(frame, np.ndarray):
+            return frame
         if isinstance(frame, Path):
             image = cv2.imread(str(frame), cv2.IMREAD_COLOR)
         else:
@@ -357,7 +372,7 @@ def replay(
     session = open_session(folder)
     reader: FrameReader | None = None
     if session.frames:
-        reader = TruthReader(session.folder) if truth_frames else VisionReader(session)
+        reader = TruthReader(session.folder) if truth_frames else VisionReader.for_session(session)
     table = LiveTable(EventStore(":memory:"), session.setup, rules=rules)
     for event in read_session(session, reader):
         table.submit(event)

@@ -133,8 +133,8 @@ def start_table(spec: TableSpec, default_root: Path = Path("nardy-sessions")) ->
         station.feed_cup(driver.events())
         _arm_on_turn(live, driver)
     if spec.camera is not None:
-        from nardy.device.camera import FrameSourceError, open_source
-        from nardy.station.reading import LiveReader
+        from nardy.device.camera import Camera, FrameSourceError, open_source
+        from nardy.referee.session import VisionReader
 
         try:
             source = open_source(spec.camera)
@@ -142,7 +142,12 @@ def start_table(spec: TableSpec, default_root: Path = Path("nardy-sessions")) ->
             running.stop()
             raise TableSpecError(str(e)) from None
         running.stoppers.append(source.close)
-        reader = LiveReader(profile, spec.setup.corners)
+        # A camera sends about 30 frames a second; a video or a folder standing in for one is
+        # read with vision's own default.
+        if isinstance(source, Camera):
+            reader = VisionReader(profile, spec.setup.corners, frame_ms=33)
+        else:
+            reader = VisionReader(profile, spec.setup.corners)
         station.feed_frames(
             _recorded(_live_frames(source, station), writer),
             reader,

@@ -83,7 +83,9 @@ def start_demo(folder: Path, *, speed: float = 1.0, truth_frames: bool = False) 
 
     frames = _playback(session, station, demo.emulator, throws)
     if session.frames:
-        reader: FrameReader = TruthReader(session.folder) if truth_frames else VisionReader(session)
+        reader: FrameReader = (
+            TruthReader(session.folder) if truth_frames else VisionReader.for_session(session)
+        )
         station.feed_frames(frames, reader, dice_source=session.setup.dice_source)
     else:  # a table with no camera: the playback only throws and presses buttons
         demo.playback = threading.Thread(target=lambda: list(frames), name="demo", daemon=True)
