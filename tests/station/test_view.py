@@ -74,3 +74,17 @@ def test_devices_and_dice():
     assert s["devices"] == {"cup": "connected", "camera": "lost"}
     assert s["dice"] == {"values": [6, 4], "used": [], "by": "light"}
     assert _snap(_view(dice=[]))["dice"] is None
+
+
+def test_a_table_without_camera_says_moves_are_entered():
+    s = snapshot(
+        _view(),
+        name="T",
+        variant="backgammon",
+        family="short",
+        players={"light": "A", "dark": "B"},
+        money=None,
+        move_source="entered",
+    )
+    assert s["move_source"] == "entered"
+    assert _snap(_view())["move_source"] == "camera"

@@ -83,6 +83,7 @@ class TableStation:
             family=getattr(variant, "family", "short"),
             players=dict(setup.players),
             money=money,
+            move_source=setup.move_source,
         )
 
     def act(self, kind: str, by: str, params: dict[str, Any]) -> None:
@@ -93,6 +94,15 @@ class TableStation:
             kind, fields["play"] = "correct", str(params.get("play", ""))
         if "play" in params:
             fields["play"] = str(params["play"])
+        if "position" in params:  # the position editor's board, in the JSON position form
+            from nardy.rules.position import Position
+
+            fields["position"] = Position.from_json(params["position"])
+        if "dice" in params:
+            try:
+                fields["dice"] = tuple(int(v) for v in params["dice"])
+            except (TypeError, ValueError):
+                raise ValueError("dice are numbers 1–6") from None
         if kind == "resign":
             try:
                 fields["level"] = int(params.get("level", 1))

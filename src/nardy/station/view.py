@@ -24,6 +24,7 @@ def snapshot(
     family: str,
     players: dict[str, str],
     money: dict[str, Any] | None,
+    move_source: str = "camera",
 ) -> dict[str, Any]:
     """``view`` is ``TableView.to_json()``; ``money`` is ``{"stake", "currency"}`` or None."""
     on_turn = view.get("on_turn")
@@ -36,6 +37,7 @@ def snapshot(
         "variant": variant,
         "family": family,
         "players": players,
+        "move_source": move_source,
         "position": view["position"],
         "on_roll": on_turn,
         "dice": {"values": dice, "used": [], "by": on_turn} if dice else None,

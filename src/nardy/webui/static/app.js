@@ -51,6 +51,13 @@ const nardy = (() => {
         box.appendChild(b);
       }
     }
+    document.getElementById("enter").hidden = v.move_source !== "entered";
+    const editor = document.getElementById("editor");
+    if (!editor.open && v.position) {  // keep what a person is typing
+      for (const input of editor.querySelectorAll("[data-point]")) input.value = v.position.points[input.dataset.point - 1];
+      for (const input of editor.querySelectorAll("[data-bar]")) input.value = v.position.bar[input.dataset.bar];
+      for (const input of editor.querySelectorAll("[data-off]")) input.value = v.position.off[input.dataset.off];
+    }
     const moves = document.getElementById("moves");
     moves.innerHTML = "";
     for (const t of v.turns || []) {
@@ -60,6 +67,17 @@ const nardy = (() => {
       moves.appendChild(li);
     }
     root.dataset.version = v.version;
+  }
+
+  function editedPosition() {
+    const editor = document.getElementById("editor");
+    const value = (input) => Number(input.value || 0);
+    const points = new Array(24).fill(0);
+    for (const input of editor.querySelectorAll("[data-point]")) points[input.dataset.point - 1] = value(input);
+    const bar = [0, 0], off = [0, 0];
+    for (const input of editor.querySelectorAll("[data-bar]")) bar[input.dataset.bar] = value(input);
+    for (const input of editor.querySelectorAll("[data-off]")) off[input.dataset.off] = value(input);
+    return { points, bar, off };
   }
 
   function watchTable(tableId, first) {
@@ -76,11 +94,18 @@ const nardy = (() => {
       text(msg, r.ok ? "unlocked" : r.data.error);
       if (r.ok) root.dataset.unlocked = "yes";
     });
+    document.getElementById("enter").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const body = { kind: "enter_turn", by: document.getElementById("as").value, play: e.target.play.value };
+      const r = await post(base + "/action", body);
+      if (r.ok) e.target.play.value = ""; else alert(r.data.error || "refused");
+    });
     root.addEventListener("click", async (e) => {
       const b = e.target.closest("button[data-action]");
       if (!b) return;
       const body = { kind: b.dataset.action, by: document.getElementById("as").value };
       if (b.dataset.play !== undefined) body.play = b.dataset.play;
+      if (b.dataset.editor) body.position = editedPosition();
       const r = await post(base + "/action", body);
       if (!r.ok) alert(r.data.error || "refused");
     });

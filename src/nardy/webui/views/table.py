@@ -38,6 +38,8 @@ ACTION_KINDS = frozenset(
         "undo",
         "correct",
         "choose",
+        "enter_turn",
+        "set_position",
     }
 )
 ACTORS = frozenset({"light", "dark", "director"})

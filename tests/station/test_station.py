@@ -1,0 +1,38 @@
+"""A station turns the dashboard's buttons into the referee's actions, and says when one is
+refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from nardy.referee.events import DiceThrown
+from nardy.referee.live import LiveTable
+from nardy.referee.setup import TableSetup
+from nardy.referee.store import EventStore
+from nardy.station.station import TableStation
+from nardy.webui.hub import ActionRefused
+
+
+@pytest.fixture
+def station(tmp_path) -> TableStation:
+    setup = TableSetup(variant="backgammon", stake=1, dice_source="cup", move_source="entered")
+    return TableStation(LiveTable(EventStore(tmp_path / "t.sqlite"), setup), name="T")
+
+
+def test_a_play_entered_on_the_dashboard_is_recorded(station):
+    station.submit(DiceThrown(100, "cup", (5, 2), True))  # the opening: light 5, dark 2
+    station.act("enter_turn", "light", {"play": "8/3 6/4"})
+    turns = station.snapshot()["turns"]
+    assert [(t["side"], t["dice"], t["play"]) for t in turns] == [("light", [5, 2], "8/3 6/4")]
+
+
+def test_an_action_the_rules_refuse_raises_with_the_referees_words(station):
+    with pytest.raises(ActionRefused, match="refused"):
+        station.act("take", "dark", {})
+
+
+def test_a_malformed_position_is_a_value_error(station):
+    with pytest.raises(ValueError):
+        station.act("correct", "director", {"position": {"points": [1, 2]}})
+    with pytest.raises(ValueError):
+        station.act("resign", "light", {"level": "lots"})
