@@ -14,10 +14,16 @@ from flask import Flask, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
+from nardy.webui.history import History
 from nardy.webui.hub import TableHub
 
 
-def create_app(config: dict[str, Any] | None = None, *, hub: TableHub | None = None) -> Flask:
+def create_app(
+    config: dict[str, Any] | None = None,
+    *,
+    hub: TableHub | None = None,
+    history: History | None = None,
+) -> Flask:
     app = Flask(__name__)
     app.config.from_mapping(
         SECRET_KEY=secrets.token_hex(32),
@@ -27,20 +33,24 @@ def create_app(config: dict[str, Any] | None = None, *, hub: TableHub | None = N
         SSE_MAX_S=3600.0,
         # How often the MJPEG stream looks for a new camera frame.
         CAMERA_FPS=10.0,
+        # A folder of past games (record JSON, table stores, recorded sessions) for History.
+        HISTORY_DIR=None,
     )
     if config:
         app.config.update(config)
 
     (hub or TableHub()).init_app(app)
+    (history or History(app.config["HISTORY_DIR"])).init_app(app)
 
     from nardy.webui import security
-    from nardy.webui.views import calibrate, club, table
+    from nardy.webui.views import calibrate, club, history, table
 
     security.init_app(app)
     app.register_error_handler(HTTPException, _http_error)
     app.register_blueprint(club.bp)
     app.register_blueprint(table.bp)
     app.register_blueprint(calibrate.bp)
+    app.register_blueprint(history.bp)
     return app
 
 
