@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -247,6 +249,99 @@ def test_the_referees_own_json_in_the_history_folder(tmp_path) -> None:
     assert loads(got) == expected
 
 
+def test_a_recorded_session_folder_is_replayed_when_opened(tmp_path) -> None:
+    """A fixture session with moves entered by hand (no frames): replayed through the referee,
+    it shows its truth (``truth.json``): a foul condoned, dark winning 2 from light."""
+    fixture = HERE.parent / "fixtures" / "sessions" / "entered_no_camera"
+    truth = json.loads((fixture / "truth.json").read_text())
+    shutil.copytree(fixture, tmp_path / "friday-night")
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / "session.json").write_text('{"players": "nobody"}')
+    client = create_app({"TESTING": True, "HISTORY_DIR": str(tmp_path)}).test_client()
+    listed = rows(client.get("/history").get_data(as_text=True))
+    assert "Ivan – Jana" in listed["friday-night"] and "not replayed yet" in listed["friday-night"]
+    assert "cannot be read" in listed["broken"]
+    html = client.get("/history/friday-night/game/1").get_data(as_text=True)
+    flagged = [e for e in truth["games"][0]["entries"] if e.get("flags")]
+    assert [f for e in flagged for f in e["flags"]] == [["illegal", "condoned"]]
+    assert "— condoned" in html
+    listed = rows(client.get("/history").get_data(as_text=True))
+    assert f"light {truth['balance_light']:+g}" in listed["friday-night"]
+    assert "⚑ 1" in listed["friday-night"]
+    r = client.get("/history/friday-night/download.mat")
+    assert r.status_code == 422 and "foul let stand" in r.get_data(as_text=True)
+    assert client.get("/history/broken").status_code == 422
+
+
 def test_a_record_id_is_checked() -> None:
     with pytest.raises(ValueError, match="record id"):
         History().add_record("../x", MATCH)
+
+
+@pytest.mark.gnubg
+def test_gnu_backgammon_imports_the_downloaded_mat(client, tmp_path) -> None:
+    """The real gnubg reads the download and reaches the record's games, move by move (the
+    record tests' gnubg helper and comparison)."""
+    from test_gnubg_import import HERE as RECORD_TESTS
+    from test_gnubg_import import _compare, _gnubg
+
+    path = tmp_path / "match.mat"
+    path.write_bytes(client.get("/history/match/download.mat").data)
+    (tmp_path / "jobs.json").write_text(json.dumps([{"path": str(path)}]))
+    env = dict(
+        os.environ,
+        NARDY_GNUBG_JOBS=str(tmp_path / "jobs.json"),
+        NARDY_GNUBG_OUT=str(tmp_path / "out.json"),
+    )
+    proc = subprocess.run(
+        [_gnubg(), "-t", "-q", "-r", "-p", str(RECORD_TESTS / "gnubg_dump.py")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert "Invalid move" not in proc.stdout + proc.stderr, proc.stdout[-3000:]
+    [got] = json.loads((tmp_path / "out.json").read_text())
+    games, turns, _ = _compare(MATCH, "mat", got)
+    assert games == len(MATCH.games) and turns == sum(len(g.turns) for g in MATCH.games)
+
+
+SCREENSHOTS = HERE.parents[1] / "docs" / "screenshots"
+
+
+@pytest.mark.browser
+def test_stepping_and_downloading_in_the_browser(page, live_server) -> None:
+    page.goto(f"{live_server}/")
+    page.click("header.top >> text=History")
+    page.click('tr[data-rid="match"] a')
+    page.click('a[href="/history/match/game/2"]')
+    page.evaluate("window.__sameDocument = true")
+    last = len(MATCH.games[1].entries)
+    assert page.inner_text("#where") == f"0 / {last}"
+    start = page.inner_html("#board")
+    page.click("#next")
+    page.wait_for_function("document.getElementById('where').textContent.startsWith('1 /')")
+    first = MATCH.games[1].entries[0]
+    assert f"{first.dice[0]}-{first.dice[1]}: {first.notation}" in page.inner_text("#now")
+    assert page.inner_html("#board") != start
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    assert page.inner_text("#where") == f"2 / {last}"
+    assert page.url.endswith("?turn=2")
+    page.keyboard.press("End")
+    assert page.inner_text("#where") == f"{last} / {last}"
+    assert "wins" in page.inner_text("#result")
+    page.click("#moves li[data-turn='3']")
+    assert page.inner_text("#where") == f"3 / {last}"
+    assert page.evaluate("window.__sameDocument") is True  # stepped without reloading
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "history.png"))
+
+    page.goto(f"{live_server}/history/match")
+    with page.expect_download() as info:
+        page.click("#download-mat")
+    download = info.value
+    assert download.suggested_filename == "match.mat"
+    assert Path(download.path()).read_text(encoding="utf-8") == write_mat(MATCH)
