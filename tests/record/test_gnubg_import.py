@@ -85,6 +85,27 @@ def _fields(h) -> dict:
     return {f: getattr(h, f) for f in h.__dataclass_fields__}
 
 
+def run_gnubg(jobs: list[dict], tmp: Path) -> list[dict]:
+    """One gnubg process imports every job's file (``gnubg_dump.py``); what it read of each."""
+    (tmp / "jobs.json").write_text(json.dumps(jobs))
+    env = dict(
+        os.environ, NARDY_GNUBG_JOBS=str(tmp / "jobs.json"), NARDY_GNUBG_OUT=str(tmp / "out.json")
+    )
+    proc = subprocess.run(
+        [_gnubg(), "-t", "-q", "-r", "-p", str(HERE / "gnubg_dump.py")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp,
+    )
+    out_path = tmp / "out.json"
+    assert out_path.exists(), f"gnubg wrote nothing: {proc.stdout[-2000:]}{proc.stderr[-2000:]}"
+    # gnubg goes on after a move it cannot play ("WARNING: Invalid move"); none may occur.
+    assert "Invalid move" not in proc.stdout + proc.stderr, proc.stdout[-3000:]
+    return json.loads(out_path.read_text())
+
+
 @pytest.fixture(scope="module")
 def imported(tmp_path_factory) -> list[tuple[Record, str, dict]]:
     tmp = tmp_path_factory.mktemp("gnubg")
@@ -104,23 +125,7 @@ def imported(tmp_path_factory) -> list[tuple[Record, str, dict]]:
                 # gnubg writes the match back as .mat in its own way: our reader must read it.
                 job["export_mat"] = str(tmp / f"gnubg{i}.mat")
             jobs.append(job)
-    (tmp / "jobs.json").write_text(json.dumps(jobs))
-    env = dict(
-        os.environ, NARDY_GNUBG_JOBS=str(tmp / "jobs.json"), NARDY_GNUBG_OUT=str(tmp / "out.json")
-    )
-    proc = subprocess.run(
-        [_gnubg(), "-t", "-q", "-r", "-p", str(HERE / "gnubg_dump.py")],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        cwd=tmp,
-    )
-    out_path = tmp / "out.json"
-    assert out_path.exists(), f"gnubg wrote nothing: {proc.stdout[-2000:]}{proc.stderr[-2000:]}"
-    out = json.loads(out_path.read_text())
-    # gnubg goes on after a move it cannot play ("WARNING: Invalid move"); none may occur.
-    assert "Invalid move" not in proc.stdout + proc.stderr, proc.stdout[-3000:]
+    out = run_gnubg(jobs, tmp)
     for j, o in zip(jobs, out, strict=True):
         o["exported"] = Path(j["export_mat"]).read_text() if "export_mat" in j else None
     return [(records[j["record"]], j["fmt"], o) for j, o in zip(jobs, out, strict=True)]

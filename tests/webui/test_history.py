@@ -11,7 +11,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -282,27 +281,11 @@ def test_a_record_id_is_checked() -> None:
 def test_gnu_backgammon_imports_the_downloaded_mat(client, tmp_path) -> None:
     """The real gnubg reads the download and reaches the record's games, move by move (the
     record tests' gnubg helper and comparison)."""
-    from test_gnubg_import import HERE as RECORD_TESTS
-    from test_gnubg_import import _compare, _gnubg
+    from test_gnubg_import import _compare, run_gnubg
 
     path = tmp_path / "match.mat"
     path.write_bytes(client.get("/history/match/download.mat").data)
-    (tmp_path / "jobs.json").write_text(json.dumps([{"path": str(path)}]))
-    env = dict(
-        os.environ,
-        NARDY_GNUBG_JOBS=str(tmp_path / "jobs.json"),
-        NARDY_GNUBG_OUT=str(tmp_path / "out.json"),
-    )
-    proc = subprocess.run(
-        [_gnubg(), "-t", "-q", "-r", "-p", str(RECORD_TESTS / "gnubg_dump.py")],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=tmp_path,
-    )
-    assert "Invalid move" not in proc.stdout + proc.stderr, proc.stdout[-3000:]
-    [got] = json.loads((tmp_path / "out.json").read_text())
+    [got] = run_gnubg([{"path": str(path)}], tmp_path)
     games, turns, _ = _compare(MATCH, "mat", got)
     assert games == len(MATCH.games) and turns == sum(len(g.turns) for g in MATCH.games)
 
