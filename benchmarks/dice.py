@@ -1,0 +1,65 @@
+"""Reading the dice in one 1280×720 frame, single-threaded, beside decoding that JPEG frame.
+
+    PYTHONPATH=src python benchmarks/dice.py [IMAGE.jpg]
+
+Without an image: the first rendered board fixture with dice (``tests/fixtures/boards``), else a
+real dice photograph scaled up to 1280×720. Prints the median time of each and their ratio.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+from nardy.vision.dice import find_dice  # noqa: E402
+
+
+def _frame(path: str | None) -> tuple[bytes, str]:
+    if path:
+        return Path(path).read_bytes(), path
+    for jpg in sorted((ROOT / "tests" / "fixtures" / "boards").glob("*.jpg")):
+        truth = jpg.with_suffix(".json")
+        if truth.exists() and json.loads(truth.read_text()).get("dice"):
+            return jpg.read_bytes(), str(jpg.relative_to(ROOT))
+    real = sorted((ROOT / "tests" / "fixtures" / "dice-real").glob("*.jpg"))[0]
+    image = cv2.resize(cv2.imread(str(real)), (1280, 720), interpolation=cv2.INTER_CUBIC)
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert ok
+    return data.tobytes(), f"{real.relative_to(ROOT)} scaled to 1280×720"
+
+
+def _median_time(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return float(np.median(times))
+
+
+def main() -> int:
+    cv2.setNumThreads(1)
+    data, name = _frame(sys.argv[1] if len(sys.argv) > 1 else None)
+    buf = np.frombuffer(data, np.uint8)
+    frame = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    dice = find_dice(frame)
+    repeat = 30
+    decode = _median_time(lambda: cv2.imdecode(buf, cv2.IMREAD_COLOR), repeat)
+    read = _median_time(lambda: find_dice(frame), repeat)
+    print(f"frame: {name}, {frame.shape[1]}×{frame.shape[0]}, {len(dice)} dice read")
+    print(f"decode JPEG: {decode * 1e3:.2f} ms")
+    print(f"read dice:   {read * 1e3:.2f} ms ({1 / read:.0f} frames/s)")
+    print(f"dice reading / decode: {read / decode:.2f}× (aim: under 2×)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,89 @@
+"""Evaluate the dice and cube readers; prints the figures (the README's "Dice reading" table).
+
+    PYTHONPATH=src python scripts/evaluate_dice.py [--real DIR] [--boards DIR] [--errors]
+
+- the real photographs (``Train`` and ``Valid`` separately; YOLO labels over the top face's pips):
+  dice found and missed, false detections, value accuracy over all labelled dice;
+- the rendered fixtures (``tests/fixtures/boards/*.jpg`` with their ``.json`` truth): the same,
+  plus cocked precision and recall, where each die lies (from the truth's frame corners), and the
+  cube's value and place.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import cv2
+
+from nardy.vision.dice import find_dice, place_dice
+from nardy.vision.dice_eval import DiceScore, fixture_truth, load_fixture, score_image, yolo_truth
+
+ROOT = Path(__file__).resolve().parent.parent
+REAL = Path("/work/shared/data/dice-real")
+BOARDS = ROOT / "tests" / "fixtures" / "boards"
+
+
+def real(folder: Path) -> DiceScore:
+    score = DiceScore()
+    for path in sorted(folder.glob("*.jpg")):
+        image = cv2.imread(str(path))
+        h, w = image.shape[:2]
+        score_image(score, path.name, find_dice(image), yolo_truth(path, w, h))
+    return score
+
+
+def rendered(folder: Path) -> tuple[DiceScore, int, int]:
+    from nardy.vision.cube import find_cube
+
+    score = DiceScore()
+    cube_total = cube_right = 0
+    for path in sorted(folder.glob("*.jpg")):
+        if not path.with_suffix(".json").exists():
+            continue
+        truth = load_fixture(path)
+        image = cv2.imread(str(path))
+        readings = find_dice(image)
+        corners = truth.get("corners")
+        wheres = place_dice(readings, corners) if corners else None
+        score_image(score, path.name, readings, fixture_truth(truth), wheres=wheres)
+        if "cube" in truth and corners:
+            cube_total += 1
+            seen = find_cube(image, corners)
+            want = truth["cube"]
+            got = None if seen is None else {"value": seen.value, "where": seen.where}
+            cube_right += got == (None if want is None else {k: want[k] for k in ("value", "where")})
+    return score, cube_total, cube_right
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--real", type=Path, default=REAL, help="folder with Train/ and Valid/")
+    ap.add_argument("--boards", type=Path, default=BOARDS, help="rendered fixtures with truth")
+    ap.add_argument("--errors", action="store_true", help="list every wrong or missed die")
+    args = ap.parse_args()
+    for split in ("Train", "Valid"):
+        folder = args.real / split
+        if folder.is_dir():
+            t = time.perf_counter()
+            score = real(folder)
+            print(score.line(f"real {split}") + f"  [{time.perf_counter() - t:.1f} s]")
+            if args.errors:
+                for wrong in score.wrong:
+                    print("   ", *wrong)
+    if args.boards.is_dir() and any(args.boards.glob("*.json")):
+        t = time.perf_counter()
+        score, cube_total, cube_right = rendered(args.boards)
+        print(score.line("rendered") + f"  [{time.perf_counter() - t:.1f} s]")
+        if cube_total:
+            print(f"rendered cube: {cube_right}/{cube_total} right ({cube_right / cube_total:.1%})")
+        if args.errors:
+            for wrong in score.wrong:
+                print("   ", *wrong)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,155 @@
+"""Dice in any photograph: each die's top-face value, flat or cocked, where it lies, how sure.
+
+Two stages. ``pips`` finds pips (dark on white dice, light on coloured and dark dice) and groups
+them by die; ``dice_model`` reads each group's patch with a small network: die or not, the top
+face's value and where the top face lies. The same network says whether a die is "cocked", its
+top face tilted (leaning on the rim, a checker or the other die); it learnt that from rendered
+dice, whose truth says so.
+
+``place_dice`` says, for a board whose inner frame corners are known, whether each die lies in
+the left or right half, on the bar, or off the board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import cv2
+import numpy as np
+
+from nardy.vision.dice_model import cut_patch, patch_window, predict
+from nardy.vision.pips import PipConfig, cluster_pips, find_pips
+
+Where = Literal["left", "right", "bar", "off"]
+
+
+class DiceInputError(ValueError):
+    """An image the dice reader cannot read (empty, wrong shape or type)."""
+
+
+@dataclass(frozen=True)
+class DiceConfig:
+    pips: PipConfig = field(default_factory=PipConfig)
+    min_die: float = 0.5  # least probability that a patch is a die at all
+    min_pips: int = 1  # clusters with fewer pips are not looked at
+    max_pips: int = 24  # nor clusters with more (a patterned surface, not a die)
+    same_die: float = 0.6  # two readings closer than this (of the larger top face) are one die
+    cocked: float = 0.5  # least probability that a die is cocked to call it so
+
+
+@dataclass(frozen=True)
+class DieReading:
+    """One die: ``center`` and ``box`` (x, y, w, h) are of its top face, in image pixels."""
+
+    value: int
+    flat: bool
+    center: tuple[float, float]
+    box: tuple[int, int, int, int]
+    confidence: float
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "value": self.value,
+            "flat": self.flat,
+            "center": [round(self.center[0], 1), round(self.center[1], 1)],
+            "box": list(self.box),
+        }
+
+
+def _check(image: np.ndarray) -> np.ndarray:
+    if not isinstance(image, np.ndarray) or image.size == 0:
+        raise DiceInputError("expected a non-empty image array")
+    if image.dtype != np.uint8:
+        raise DiceInputError(f"expected 8-bit pixels, got {image.dtype}")
+    if image.ndim == 2:
+        return image
+    if image.ndim == 3 and image.shape[2] == 3:
+        return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    if image.ndim == 3 and image.shape[2] == 4:
+        return cv2.cvtColor(image, cv2.COLOR_BGRA2GRAY)
+    raise DiceInputError(f"expected a grey or BGR image, got shape {image.shape}")
+
+
+def find_dice(image: np.ndarray, config: DiceConfig = DiceConfig()) -> list[DieReading]:
+    """Every die in a BGR (or grey) image, most confident first."""
+    gray = _check(image)
+    clusters = [
+        c
+        for c in cluster_pips(gray, find_pips(gray, config.pips), config.pips)
+        if config.min_pips <= len(c) <= config.max_pips
+    ]
+    if not clusters:
+        return []
+    windows = [patch_window(c) for c in clusters]
+    patches = np.stack([cut_patch(gray, w, c[0].light) for c, w in zip(clusters, windows)])
+    prob, boxes, cocked = predict(patches)
+    tilt = cocked if cocked is not None else np.full(len(clusters), np.nan)
+    found: list[DieReading] = []
+    for (wx, wy, side), p, b, t in zip(windows, prob, boxes, tilt):
+        if 1.0 - p[0] < config.min_die:
+            continue
+        value = int(np.argmax(p[1:])) + 1
+        cx, cy = wx + float(b[0]) * side, wy + float(b[1]) * side
+        w, h = max(float(b[2]) * side, 1.0), max(float(b[3]) * side, 1.0)
+        box = (int(round(cx - w / 2)), int(round(cy - h / 2)), int(round(w)), int(round(h)))
+        flat = bool(np.isnan(t) or t < config.cocked)
+        reading = DieReading(value, flat, (cx, cy), box, float(p[value]))
+        found.append(reading)
+    found.sort(key=lambda r: -r.confidence)
+    kept: list[DieReading] = []
+    for reading in found:
+        size = max(reading.box[2], reading.box[3])
+        if any(
+            np.hypot(reading.center[0] - k.center[0], reading.center[1] - k.center[1])
+            < config.same_die * max(size, k.box[2], k.box[3])
+            for k in kept
+        ):
+            continue
+        kept.append(reading)
+    return kept
+
+
+# -- where a die lies on the board ------------------------------------------------------------
+
+BAR = (0.4625, 0.5375)  # the bar's extent across the board, as a fraction of the inner width
+
+
+def board_homography(corners: Sequence[Sequence[float]]) -> np.ndarray:
+    """Image → board map for the four inner frame corners TL, TR, BR, BL (board: unit square)."""
+    src = np.asarray(corners, dtype=np.float64).reshape(4, 2)
+    dst = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], dtype=np.float64)
+    return cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32))
+
+
+def where_on_board(
+    center: tuple[float, float],
+    to_board: np.ndarray | Callable[[np.ndarray], np.ndarray],
+    bar: tuple[float, float] = BAR,
+) -> Where:
+    """left / right half, bar or off, for an image point; ``to_board`` a 3×3 map or a function."""
+    pt = np.array([[center[0], center[1]]], dtype=np.float64)
+    if callable(to_board):
+        bx, by = np.asarray(to_board(pt), dtype=np.float64).reshape(2)
+    else:
+        bx, by = cv2.perspectiveTransform(pt[None], np.asarray(to_board, np.float64))[0, 0]
+    if not (0.0 <= bx <= 1.0 and 0.0 <= by <= 1.0):
+        return "off"
+    if bar[0] <= bx <= bar[1]:
+        return "bar"
+    return "left" if bx < bar[0] else "right"
+
+
+def place_dice(
+    readings: Sequence[DieReading],
+    corners: Sequence[Sequence[float]] | None = None,
+    to_board: np.ndarray | Callable[[np.ndarray], np.ndarray] | None = None,
+    bar: tuple[float, float] = BAR,
+) -> list[Where]:
+    """Where each die lies, from the inner frame corners or a calibration's image → board map."""
+    if to_board is None:
+        if corners is None:
+            raise ValueError("place_dice needs the board's corners or its image → board map")
+        to_board = board_homography(corners)
+    return [where_on_board(r.center, to_board, bar) for r in readings]

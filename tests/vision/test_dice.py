@@ -1,0 +1,119 @@
+"""The dice reader against truth: real photographs it never trained on, drawn dice of every
+value in both colourings, bad input, and where dice lie on a board."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from nardy.vision.dice import (
+    DiceInputError,
+    DieReading,
+    board_homography,
+    find_dice,
+    place_dice,
+    where_on_board,
+)
+from nardy.vision.dice_eval import DiceScore, score_image, yolo_truth
+
+REAL = Path(__file__).resolve().parent.parent / "fixtures" / "dice-real"
+
+LAYOUT = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+}
+
+
+def drawn_die(value: int, dark: bool = False, side: int = 60, turn: float = 0.0) -> np.ndarray:
+    """A die seen from straight above on a plain table: a rounded square with round pips."""
+    table, body, ink = (120, 140, 150), (245, 245, 240), (20, 20, 20)
+    if dark:
+        body, ink = (40, 40, 170), (240, 240, 240)  # a red die with white pips
+    image = np.full((240, 320, 3), table, np.uint8)
+    face = np.full((side, side, 3), table, np.uint8)
+    r = side // 8
+    cv2.rectangle(face, (r, 0), (side - 1 - r, side - 1), body, -1)
+    cv2.rectangle(face, (0, r), (side - 1, side - 1 - r), body, -1)
+    for cx, cy in ((r, r), (side - 1 - r, r), (r, side - 1 - r), (side - 1 - r, side - 1 - r)):
+        cv2.circle(face, (cx, cy), r, body, -1)
+    step = side * 0.27
+    for dx, dy in LAYOUT[value]:
+        cv2.circle(face, (int(side / 2 + dx * step), int(side / 2 + dy * step)), side // 11, ink, -1)
+    y0, x0 = 90, 130
+    image[y0 : y0 + side, x0 : x0 + side] = face
+    m = cv2.getRotationMatrix2D((x0 + side / 2, y0 + side / 2), turn, 1.0)
+    image = cv2.warpAffine(image, m, (320, 240), borderMode=cv2.BORDER_REPLICATE)
+    return cv2.GaussianBlur(image, (3, 3), 0)
+
+
+def test_real_photographs_never_trained_on():
+    score = DiceScore()
+    for path in sorted(REAL.glob("*.jpg")):
+        image = cv2.imread(str(path))
+        h, w = image.shape[:2]
+        score_image(score, path.name, find_dice(image), yolo_truth(path, w, h))
+    print(score.line("real sample"))
+    assert score.images == 29 and score.dice > 80
+    assert score.found >= 0.95 * score.dice
+    assert score.value_accuracy >= 0.90
+    assert score.false <= 0.05 * score.dice
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["white-die", "dark-die"])
+def test_drawn_dice_of_every_value(dark):
+    read = {}
+    for value in range(1, 7):
+        for turn in (0.0, 25.0):
+            dice = find_dice(drawn_die(value, dark, turn=turn))
+            read[(value, turn)] = [d.value for d in dice]
+    print(read)
+    assert all(got == [value] for (value, _), got in read.items())
+
+
+def test_a_reading_says_where_the_top_face_is():
+    dice = find_dice(drawn_die(5))
+    assert len(dice) == 1
+    die = dice[0]
+    assert abs(die.center[0] - 160) < 6 and abs(die.center[1] - 120) < 6
+    x, y, w, h = die.box
+    assert x <= die.center[0] <= x + w and y <= die.center[1] <= y + h
+    assert 0.0 < die.confidence <= 1.0 and die.flat
+
+
+def test_nothing_on_a_plain_table():
+    table = np.full((240, 320, 3), (120, 140, 150), np.uint8)
+    noise = np.random.default_rng(0).normal(0, 6, table.shape)
+    assert find_dice(np.clip(table + noise, 0, 255).astype(np.uint8)) == []
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [np.zeros((0, 0, 3), np.uint8), np.zeros((10, 10, 3), np.float32), np.zeros((4, 4, 2), np.uint8)],
+    ids=["empty", "float", "two-channel"],
+)
+def test_bad_images_are_refused(bad):
+    with pytest.raises(DiceInputError):
+        find_dice(bad)
+
+
+def test_where_on_a_board():
+    corners = [(100, 50), (500, 50), (520, 350), (80, 350)]  # a board seen a little in perspective
+    to_board = board_homography(corners)
+
+    def die_at(x: float, y: float) -> DieReading:
+        return DieReading(3, True, (x, y), (int(x) - 5, int(y) - 5, 10, 10), 0.9)
+
+    dice = [die_at(200, 200), die_at(420, 120), die_at(300, 200), die_at(40, 200), die_at(300, 380)]
+    assert place_dice(dice, corners) == ["left", "right", "bar", "off", "off"]
+    assert place_dice(dice, to_board=to_board) == ["left", "right", "bar", "off", "off"]
+    # a calibration may hand a function instead of a matrix
+    assert where_on_board((420, 120), lambda pts: np.array([[0.7, 0.2]])) == "right"
+    with pytest.raises(ValueError):
+        place_dice(dice)
