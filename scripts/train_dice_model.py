@@ -28,14 +28,15 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from nardy.vision import cube as cube_reader
 from nardy.vision.dice_model import PATCH, WEIGHTS, cut_patch, patch_window
 from nardy.vision.pips import cluster_pips, find_pips
 
 DATA = Path("/work/shared/data/dice-real")
 
 
-def yolo_labels(image_path: Path, shape: tuple[int, ...]) -> list[tuple[int, float, float, float, float, bool | None]]:
+def yolo_labels(
+    image_path: Path, shape: tuple[int, ...]
+) -> list[tuple[int, float, float, float, float, bool | None]]:
     h, w = shape[:2]
     out = []
     for line in image_path.with_suffix(".txt").read_text().split("\n"):
@@ -63,7 +64,10 @@ def dice_samples(paths, labels_of):
             hits = [
                 lab
                 for lab in labels
-                if any(abs(p.x - lab[1]) < lab[3] / 2 + 2 and abs(p.y - lab[2]) < lab[4] / 2 + 2 for p in cluster)
+                if any(
+                    abs(p.x - lab[1]) < lab[3] / 2 + 2 and abs(p.y - lab[2]) < lab[4] / 2 + 2
+                    for p in cluster
+                )
             ]
             if len(hits) > 1:
                 continue
@@ -73,10 +77,12 @@ def dice_samples(paths, labels_of):
 def jitter(rng, k: int, side: float):
     if k == 0:
         return 0.0, False, 1.0, 0.0, 0.0
+    # any turn: which face is on top must be told by its look (the squarest, widest pips), not
+    # by where it lies in the photograph (the real photographs all look from one side)
     return (
-        rng.uniform(-20, 20),
+        rng.uniform(-180, 180),
         bool(rng.random() < 0.5),
-        rng.uniform(0.85, 1.25),
+        rng.uniform(0.8, 1.3),
         *(rng.uniform(-0.07, 0.07, 2) * side),
     )
 
@@ -110,6 +116,8 @@ def dice_augmented(gray, window, light, label, rng, copies):
 
 def cube_samples(paths, rng, copies):
     """(patch, class) for the cube and the busiest non-cube spots of each render's view."""
+    from nardy.vision import cube as cube_reader
+
     side = cube_reader.CubeConfig().cube * cube_reader.VIEW_W * cube_reader.CubeConfig().window
     for path in paths:
         truth = json.loads(path.with_suffix(".json").read_text())
@@ -131,7 +139,16 @@ def cube_samples(paths, rng, copies):
             if where is not None and np.hypot(x - where[0], y - where[1]) < side * 0.5:
                 continue
             for k in range(2):
-                yield roughen(cube_reader.cube_patch(view, x, y, side, rng.uniform(-25, 25) if k else 0.0), rng, k), 0
+                yield (
+                    roughen(
+                        cube_reader.cube_patch(
+                            view, x, y, side, rng.uniform(-25, 25) if k else 0.0
+                        ),
+                        rng,
+                        k,
+                    ),
+                    0,
+                )
 
 
 def build_net(outputs: int):
@@ -174,18 +191,25 @@ def train(x, y, boxes, cocked, outputs: int, epochs: int, out: Path) -> None:
             loss = nn.functional.cross_entropy(pred[:, :7], y[idx])
             pos = y[idx] > 0
             if b is not None and pos.any():
-                loss = loss + 5 * nn.functional.smooth_l1_loss(pred[pos, 7:11], b[idx][pos], beta=0.05)
+                loss = loss + 5 * nn.functional.smooth_l1_loss(
+                    pred[pos, 7:11], b[idx][pos], beta=0.05
+                )
             if ck is not None:
                 known = ck[idx] >= 0
                 if known.any():
-                    loss = loss + nn.functional.binary_cross_entropy_with_logits(pred[known, 11], ck[idx][known])
+                    loss = loss + nn.functional.binary_cross_entropy_with_logits(
+                        pred[known, 11], ck[idx][known]
+                    )
             opt.zero_grad()
             loss.backward()
             opt.step()
             sched.step()
             total += float(loss.detach()) * len(idx)
             right += int((pred[:, :7].argmax(1) == y[idx]).sum())
-        print(f"epoch {epoch + 1}: loss {total / len(x):.4f}, train accuracy {right / len(x):.4f}", flush=True)
+        print(
+            f"epoch {epoch + 1}: loss {total / len(x):.4f}, train accuracy {right / len(x):.4f}",
+            flush=True,
+        )
     state = {k: v.detach().numpy().astype(np.float16) for k, v in net.state_dict().items()}
     np.savez_compressed(out, **state)
     print(f"wrote {out}")
@@ -194,7 +218,8 @@ def train(x, y, boxes, cocked, outputs: int, epochs: int, out: Path) -> None:
 def render(folder: Path, n: int) -> None:
     """Training renders from seeds of their own (``train-dice-NNNN``), two dice each, a third of
     them cocked, every other one with the cube, every fifth on the dark board."""
-    from nardy.synth import random_scene, render as draw
+    from nardy.synth import random_scene
+    from nardy.synth import render as draw
 
     folder.mkdir(parents=True, exist_ok=True)
     for i in range(n):
@@ -208,7 +233,7 @@ def render(folder: Path, n: int) -> None:
             kw["board"] = "dark"
         scene = random_scene(rng, **kw)
         image, truth = draw(scene, seed)
-        ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, scene.jpeg_quality])
+        _, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, scene.jpeg_quality])
         (folder / f"{name}.jpg").write_bytes(buf.tobytes())
         (folder / f"{name}.json").write_text(json.dumps(truth))
 
@@ -237,7 +262,9 @@ def main() -> None:
         for paths, labels_of in sources:
             for gray, window, light, label in dice_samples(paths, labels_of):
                 copies = args.copies if label is not None else max(2, args.copies // 4)
-                for patch, value, box, cocked in dice_augmented(gray, window, light, label, rng, copies):
+                for patch, value, box, cocked in dice_augmented(
+                    gray, window, light, label, rng, copies
+                ):
                     xs.append(patch)
                     ys.append(value)
                     bs.append(box)
@@ -248,7 +275,9 @@ def main() -> None:
         for patch, value in cube_samples(renders, rng, args.copies * 3):
             xs.append(patch)
             ys.append(value)
-        train(xs, ys, None, None, 7, args.epochs, cube_reader.WEIGHTS)
+        from nardy.vision.cube import WEIGHTS as CUBE_WEIGHTS
+
+        train(xs, ys, None, None, 7, args.epochs, CUBE_WEIGHTS)
 
 
 if __name__ == "__main__":

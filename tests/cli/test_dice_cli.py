@@ -22,7 +22,7 @@ def test_one_json_line_per_image():
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert len(lines) == 2
-    for path, line in zip(images, lines):
+    for path, line in zip(images, lines, strict=True):
         dice = json.loads(line)
         truth = [ln for ln in path.with_suffix(".txt").read_text().splitlines() if ln.strip()]
         assert len(dice) == len(truth)

@@ -45,7 +45,9 @@ def drawn_die(value: int, dark: bool = False, side: int = 60, turn: float = 0.0)
         cv2.circle(face, (cx, cy), r, body, -1)
     step = side * 0.27
     for dx, dy in LAYOUT[value]:
-        cv2.circle(face, (int(side / 2 + dx * step), int(side / 2 + dy * step)), side // 11, ink, -1)
+        cv2.circle(
+            face, (int(side / 2 + dx * step), int(side / 2 + dy * step)), side // 11, ink, -1
+        )
     y0, x0 = 90, 130
     image[y0 : y0 + side, x0 : x0 + side] = face
     m = cv2.getRotationMatrix2D((x0 + side / 2, y0 + side / 2), turn, 1.0)
@@ -95,7 +97,11 @@ def test_nothing_on_a_plain_table():
 
 @pytest.mark.parametrize(
     "bad",
-    [np.zeros((0, 0, 3), np.uint8), np.zeros((10, 10, 3), np.float32), np.zeros((4, 4, 2), np.uint8)],
+    [
+        np.zeros((0, 0, 3), np.uint8),
+        np.zeros((10, 10, 3), np.float32),
+        np.zeros((4, 4, 2), np.uint8),
+    ],
     ids=["empty", "float", "two-channel"],
 )
 def test_bad_images_are_refused(bad):

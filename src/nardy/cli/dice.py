@@ -14,7 +14,9 @@ HELP = "the dice in any photograph: value, flat or cocked, centre and box, one J
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="photographs to read")
     parser.add_argument(
-        "--json", action="store_true", help="JSON lines (the default; kept for symmetry with detect)"
+        "--json",
+        action="store_true",
+        help="JSON lines (the default; kept for symmetry with detect)",
     )
     parser.add_argument(
         "--confidence", action="store_true", help="add each die's confidence (0..1) to its entry"

@@ -2,7 +2,9 @@
 
 Two stages. ``pips`` finds pips (dark on white dice, light on coloured and dark dice) and groups
 them by die; ``dice_model`` reads each group's patch with a small network: die or not, the top
-face's value and where the top face lies. The same network says whether a die is "cocked", its
+face's value and where the top face lies. When a group is plainly one face seen from
+above (``pips.face_value``: alike pips, symmetric about the centre) its pips are counted
+instead, so a die seen square-on is read by its pips whatever the network learnt. The same network says whether a die is "cocked", its
 top face tilted (leaning on the rim, a checker or the other die); it learnt that from rendered
 dice, whose truth says so.
 
@@ -20,7 +22,7 @@ import cv2
 import numpy as np
 
 from nardy.vision.dice_model import cut_patch, patch_window, predict
-from nardy.vision.pips import PipConfig, cluster_pips, find_pips
+from nardy.vision.pips import PipConfig, cluster_pips, face_value, find_pips
 
 Where = Literal["left", "right", "bar", "off"]
 
@@ -83,20 +85,31 @@ def find_dice(image: np.ndarray, config: DiceConfig = DiceConfig()) -> list[DieR
     if not clusters:
         return []
     windows = [patch_window(c) for c in clusters]
-    patches = np.stack([cut_patch(gray, w, c[0].light) for c, w in zip(clusters, windows)])
+    patches = np.stack(
+        [cut_patch(gray, w, c[0].light) for c, w in zip(clusters, windows, strict=True)]
+    )
     prob, boxes, cocked = predict(patches)
     tilt = cocked if cocked is not None else np.full(len(clusters), np.nan)
     found: list[DieReading] = []
-    for (wx, wy, side), p, b, t in zip(windows, prob, boxes, tilt):
+    for cluster, (wx, wy, side), p, b, t in zip(clusters, windows, prob, boxes, tilt, strict=True):
         if 1.0 - p[0] < config.min_die:
+            continue
+        flat = bool(np.isnan(t) or t < config.cocked)
+        plain = face_value(cluster, config.pips)
+        if plain is not None:  # one clean face seen from above: count its pips
+            xs = [q.x for q in cluster]
+            ys = [q.y for q in cluster]
+            r = max(q.radius for q in cluster)
+            x0, y0, x1, y1 = min(xs) - r, min(ys) - r, max(xs) + r, max(ys) + r
+            box = (round(x0), round(y0), round(x1 - x0), round(y1 - y0))
+            centre = (float(np.mean(xs)), float(np.mean(ys)))
+            found.append(DieReading(plain, flat, centre, box, float(1.0 - p[0])))
             continue
         value = int(np.argmax(p[1:])) + 1
         cx, cy = wx + float(b[0]) * side, wy + float(b[1]) * side
         w, h = max(float(b[2]) * side, 1.0), max(float(b[3]) * side, 1.0)
-        box = (int(round(cx - w / 2)), int(round(cy - h / 2)), int(round(w)), int(round(h)))
-        flat = bool(np.isnan(t) or t < config.cocked)
-        reading = DieReading(value, flat, (cx, cy), box, float(p[value]))
-        found.append(reading)
+        box = (round(cx - w / 2), round(cy - h / 2), round(w), round(h))
+        found.append(DieReading(value, flat, (cx, cy), box, float(p[value])))
     found.sort(key=lambda r: -r.confidence)
     kept: list[DieReading] = []
     for reading in found:

@@ -32,6 +32,9 @@ class PipConfig:
     join_distance: float = 9.0  # most centre distance of two pips of one die, in mean radii
     join_size: float = 1.8  # most ratio of two joined pips' radii
     join_path: float = 0.72  # the path between joined pips stays this bright (of the surround)
+    face_roundness: float = 0.6  # pips of a face seen from above are about round
+    face_reach: float = 6.5  # and lie within this many radii of the face's centre
+    face_symmetry: float = 0.7  # tolerance of the point symmetry, in pip radii
     die_span: float = 15.0  # a cluster wider than this (in median pip radii) holds several dice
 
 
@@ -51,6 +54,12 @@ def _gray(image: np.ndarray) -> np.ndarray:
     if image.ndim == 2:
         return image
     return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+
+
+def _per_component(
+    labels: np.ndarray, weights: np.ndarray | None, n: int, keep: np.ndarray
+) -> np.ndarray:
+    return np.bincount(labels, weights=weights, minlength=n)[keep]
 
 
 def _spots(gray: np.ndarray, cfg: PipConfig) -> np.ndarray:
@@ -81,14 +90,13 @@ def _spots(gray: np.ndarray, cfg: PipConfig) -> np.ndarray:
             lab, xs, ys = lab[sel], xs[sel].astype(np.float64), ys[sel].astype(np.float64)
             resp = hat[ys.astype(int), xs.astype(int)].astype(np.float64)
 
-            def total(w: np.ndarray | None) -> np.ndarray:
-                return np.bincount(lab, weights=w, minlength=n)[ok]
-
-            m0 = total(None)
-            mx, my = total(xs) / m0, total(ys) / m0
-            cxx = total(xs * xs) / m0 - mx * mx + 1 / 12  # a pixel's own spread keeps tiny
-            cyy = total(ys * ys) / m0 - my * my + 1 / 12  # spots sane
-            cxy = total(xs * ys) / m0 - mx * my
+            m0 = _per_component(lab, None, n, ok)
+            mx, my = _per_component(lab, xs, n, ok) / m0, _per_component(lab, ys, n, ok) / m0
+            cxx = (
+                _per_component(lab, xs * xs, n, ok) / m0 - mx * mx + 1 / 12
+            )  # a pixel's own spread keeps tiny
+            cyy = _per_component(lab, ys * ys, n, ok) / m0 - my * my + 1 / 12  # spots sane
+            cxy = _per_component(lab, xs * ys, n, ok) / m0 - mx * my
             half_tr, det = (cxx + cyy) / 2, cxx * cyy - cxy * cxy
             disc = np.sqrt(np.maximum(half_tr * half_tr - det, 0))
             big, small = half_tr + disc, np.maximum(half_tr - disc, 1e-9)
@@ -101,7 +109,7 @@ def _spots(gray: np.ndarray, cfg: PipConfig) -> np.ndarray:
                     np.sqrt(m0 / np.pi) / scale,
                     np.sqrt(small / big),
                     0.5 * np.arctan2(2 * cxy, cxx - cyy),
-                    total(resp) / m0,
+                    _per_component(lab, resp, n, ok) / m0,
                 ],
                 axis=1,
             )[keep]
@@ -111,8 +119,13 @@ def _spots(gray: np.ndarray, cfg: PipConfig) -> np.ndarray:
     return np.concatenate(found) if found else np.zeros((0, 6))
 
 
-_RING = np.stack([np.cos(np.linspace(0, 2 * np.pi, 24, endpoint=False)),
-                  np.sin(np.linspace(0, 2 * np.pi, 24, endpoint=False))], axis=1)
+_RING = np.stack(
+    [
+        np.cos(np.linspace(0, 2 * np.pi, 24, endpoint=False)),
+        np.sin(np.linspace(0, 2 * np.pi, 24, endpoint=False)),
+    ],
+    axis=1,
+)
 
 
 def _sample(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
@@ -165,7 +178,9 @@ def _path_bright(gray: np.ndarray, p: Pip, q: Pip, floor: float) -> bool:
     return bool(gray[ys, xs].min() >= floor)
 
 
-def cluster_pips(image: np.ndarray, pips: list[Pip], cfg: PipConfig = PipConfig()) -> list[list[Pip]]:
+def cluster_pips(
+    image: np.ndarray, pips: list[Pip], cfg: PipConfig = PipConfig()
+) -> list[list[Pip]]:
     """Pips grouped by die: like size, close, same polarity, joined over the face."""
     gray = _gray(image)
     n = len(pips)
@@ -218,3 +233,35 @@ def _split(group: list[Pip], span: float) -> list[list[Pip]]:
     first = [group[i] for i in order[:cut]]
     second = [group[i] for i in order[cut:]]
     return _split(first, span) + _split(second, span)
+
+
+def face_value(cluster: list[Pip], cfg: PipConfig = PipConfig()) -> int | None:
+    """The value a cluster shows when it is plainly one die face seen from above, else None.
+
+    Every face of a die is symmetric about its centre, the odd ones with a pip there; its pips
+    are alike, round, and within a few radii of the centre. Pips of a side face, a second die
+    or a pip not found break this, and then the network reads the patch instead.
+    """
+    k = len(cluster)
+    if not 1 <= k <= 6:
+        return None
+    r = np.array([p.radius for p in cluster])
+    if r.max() > 1.35 * r.min() or min(p.roundness for p in cluster) < cfg.face_roundness:
+        return None
+    if k == 1:
+        return None  # a lone spot: the network tells a one from a stray mark
+    pts = np.array([(p.x, p.y) for p in cluster])
+    centre = pts.mean(axis=0)
+    mean_r = float(r.mean())
+    far = np.hypot(*(pts - centre).T)
+    if far.max() > cfg.face_reach * mean_r or far.max() < 1.5 * mean_r:
+        return None
+    tol = cfg.face_symmetry * mean_r
+    for p in pts:  # every pip has its mirror image through the centre
+        if np.hypot(*(pts - (2 * centre - p)).T).min() > tol:
+            return None
+    if (k % 2 == 1) != bool(far.min() <= tol):
+        return None
+    if k == 3 and abs(np.linalg.det(np.cov(pts.T))) > (0.3 * mean_r) ** 4 * 4:
+        return None  # a three lies on one line
+    return k
