@@ -4,9 +4,9 @@ Two stages. ``pips`` finds pips (dark on white dice, light on coloured and dark 
 them by die; ``dice_model`` reads each group's patch with a small network: die or not, the top
 face's value and where the top face lies. When a group is plainly one face seen from
 above (``pips.face_value``: alike pips, symmetric about the centre) its pips are counted
-instead, so a die seen square-on is read by its pips whatever the network learnt. The same network says whether a die is "cocked", its
-top face tilted (leaning on the rim, a checker or the other die); it learnt that from rendered
-dice, whose truth says so.
+instead, so a die seen square-on is read by its pips whatever the network learnt. The same
+network says whether a die is "cocked", its top face tilted (leaning on the rim, a checker or
+the other die); it learnt that from rendered dice, whose truth says so.
 
 ``place_dice`` says, for a board whose inner frame corners are known, whether each die lies in
 the left or right half, on the bar, or off the board.
