@@ -151,6 +151,46 @@ def cube_samples(paths, rng, copies):
                 )
 
 
+def drawn_cube_samples(backgrounds: list[np.ndarray], rng, n: int):
+    """(patch, class) for cube faces drawn by ``nardy.synth.textures.cube_face`` in many
+    colourings onto pieces of the renders' top-down views: the renders hold too few cubes."""
+    from nardy.synth.styles import CUBE_STYLES
+    from nardy.synth.textures import cube_face
+    from nardy.vision import cube as cube_reader
+
+    cfg = cube_reader.CubeConfig()
+    side = cfg.cube * cube_reader.VIEW_W
+    styles = list(CUBE_STYLES.values())
+    for i in range(n):
+        value = cube_reader.FACES[i % 6]
+        if rng.random() < 0.6:
+            body, ink = styles[int(rng.integers(len(styles)))]
+        else:
+            body = tuple(float(v) for v in rng.uniform(0, 1, 3))
+            ink = tuple(
+                float(v)
+                for v in (rng.uniform(0, 0.25, 3) if sum(body) > 1.5 else rng.uniform(0.75, 1, 3))
+            )
+        px = int(round(side * rng.uniform(0.8, 1.25)))
+        face = cube_face(px * 4, value, body, ink)
+        face = cv2.resize(face, (px, px), interpolation=cv2.INTER_AREA)
+        gray_face = cv2.cvtColor((face * 255).clip(0, 255).astype(np.uint8), cv2.COLOR_BGR2GRAY)
+        bg = backgrounds[int(rng.integers(len(backgrounds)))]
+        h, w = bg.shape
+        big = int(side * 3)
+        y, x = int(rng.integers(0, h - big)), int(rng.integers(0, w - big))
+        canvas = bg[y : y + big, x : x + big].copy()
+        angle = rng.uniform(-25, 25) + (180 if rng.random() < 0.5 else 0)
+        m = cv2.getRotationMatrix2D((px / 2, px / 2), angle, 1.0)
+        m[:, 2] += big / 2 - px / 2
+        warped = cv2.warpAffine(gray_face, m, (big, big), borderValue=0)
+        mask = cv2.warpAffine(np.full((px, px), 255, np.uint8), m, (big, big), borderValue=0)
+        canvas[mask > 128] = warped[mask > 128]
+        dx, dy = rng.uniform(-0.12, 0.12, 2) * side
+        patch = cube_reader.cube_patch(canvas, big / 2 + dx, big / 2 + dy, side * cfg.window)
+        yield roughen(patch, rng, 1), cube_reader.FACES.index(value) + 1
+
+
 def build_net(outputs: int):
     from torch import nn
 
@@ -273,6 +313,17 @@ def main() -> None:
     if args.model in ("cube", "both") and renders:
         xs, ys = [], []
         for patch, value in cube_samples(renders, rng, args.copies * 3):
+            xs.append(patch)
+            ys.append(value)
+        from nardy.vision import cube as cube_reader
+
+        backgrounds = []
+        for path in renders[:40]:
+            truth = json.loads(path.with_suffix(".json").read_text())
+            to_view, size = cube_reader.view_transform(truth["corners"])
+            gray = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
+            backgrounds.append(cv2.warpPerspective(gray, to_view, size, flags=cv2.INTER_AREA))
+        for patch, value in drawn_cube_samples(backgrounds, rng, 6000):
             xs.append(patch)
             ys.append(value)
         from nardy.vision.cube import WEIGHTS as CUBE_WEIGHTS
