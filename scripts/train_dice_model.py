@@ -171,7 +171,7 @@ def drawn_cube_samples(backgrounds: list[np.ndarray], rng, n: int):
                 float(v)
                 for v in (rng.uniform(0, 0.25, 3) if sum(body) > 1.5 else rng.uniform(0.75, 1, 3))
             )
-        px = int(round(side * rng.uniform(0.8, 1.25)))
+        px = round(side * rng.uniform(0.8, 1.25))
         face = cube_face(px * 4, value, body, ink)
         face = cv2.resize(face, (px, px), interpolation=cv2.INTER_AREA)
         gray_face = cv2.cvtColor((face * 255).clip(0, 255).astype(np.uint8), cv2.COLOR_BGR2GRAY)
