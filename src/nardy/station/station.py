@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Protocol
 
+import cv2
 import numpy as np
 
 from nardy.referee.events import Action, CameraStatus, Event, Observation
@@ -24,6 +25,19 @@ from nardy.station.view import snapshot as view_snapshot
 
 class FrameReader(Protocol):
     def read(self, t_ms: int, frame: Any) -> tuple[Observation, bool]: ...
+
+
+JPEG = [cv2.IMWRITE_JPEG_QUALITY, 80]
+
+
+def _overlaid(image: np.ndarray, reader: FrameReader) -> np.ndarray:
+    """The frame with what vision read drawn over it, when the reader is vision."""
+    result = getattr(reader, "last", None)
+    if result is None:
+        return image
+    from nardy.vision.draw import draw_overlay
+
+    return draw_overlay(image, result)
 
 
 class Clock:
@@ -161,8 +175,6 @@ class TableStation:
         dice_source: str = "cup",
     ) -> None:
         """Start a thread reading ``(t_ms, image)`` frames with ``reader`` into the referee."""
-        import cv2
-
         frame_input = FrameInput(dice_source)
 
         def run() -> None:
@@ -171,7 +183,7 @@ class TableStation:
                 if self.stopping.is_set():
                     return
                 obs, still = reader.read(t_ms, image)
-                jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])[1].tobytes()
+                jpeg = cv2.imencode(".jpg", _overlaid(image, reader), JPEG)[1].tobytes()
                 with self._frame_lock:
                     self._frame, self._jpeg = image, jpeg
                 for event in frame_input.events(t_ms, obs, still):

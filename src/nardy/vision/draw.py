@@ -15,6 +15,15 @@ GREEN, RED, YELLOW, CYAN = (60, 200, 60), (40, 40, 230), (40, 220, 240), (230, 2
 
 
 def draw_result(image: np.ndarray, result: DetectResult, out: str | Path) -> bool:
+    """Write ``image`` with the reading drawn over it to ``out``; False if it cannot be written."""
+    try:
+        return bool(cv2.imwrite(str(out), draw_overlay(image, result)))
+    except cv2.error:
+        return False
+
+
+def draw_overlay(image: np.ndarray, result: DetectResult) -> np.ndarray:
+    """A copy of ``image`` with the frame, the points' counts, the dice and the verdict drawn."""
     canvas = image.copy()
     profile = result.profile
     reading = result.reading
@@ -63,7 +72,4 @@ def draw_result(image: np.ndarray, result: DetectResult, out: str | Path) -> boo
         GREEN if reading.usable else RED,
         int(2 * scale),
     )
-    try:
-        return bool(cv2.imwrite(str(out), canvas))
-    except cv2.error:
-        return False
+    return canvas
