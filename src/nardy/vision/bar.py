@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from nardy.vision.config import VisionConfig
 from nardy.vision.layers import count_layers
-from nardy.vision.points import disk_kernel
+from nardy.vision.points import disc_evidence
 
 
 @dataclass(frozen=True)
@@ -45,12 +44,8 @@ def read_bar(
     ends = np.concatenate([lab[: int(0.08 * h)], lab[int(0.92 * h) :]]).reshape(-1, 3)
     bg = np.median(ends, axis=0)
     mid_col = w // 2
-    disc = disk_kernel(0.4 * checker_px)
-    unlike = cv2.filter2D(np.linalg.norm(lab - bg, axis=-1), -1, disc)
-    mean = cv2.filter2D(lab, -1, disc)
-    mean_sq = cv2.filter2D(lab * lab, -1, disc)
-    spread = np.sqrt(np.clip(mean_sq - mean * mean, 0, None).sum(axis=-1))
-    score = (unlike - spread)[:, mid_col] / config.colour_evidence
+    unlike = np.linalg.norm(lab - bg, axis=-1)
+    score = disc_evidence(lab[None], unlike[None], 0.4 * checker_px)[0] / config.colour_evidence
     counts = {True: 0, False: 0}
     confs = []
     pitch = checker_px * config.checker_pitch

@@ -113,6 +113,20 @@ def along_axis(values: np.ndarray, kernel: np.ndarray) -> np.ndarray:
     return out
 
 
+def disc_evidence(lab: np.ndarray, unlike: np.ndarray, radius: float) -> np.ndarray:
+    """Down the middle of each strip (n × l): how unlike the empty board (``unlike``, per
+    pixel) a disc of ``radius`` is, less how much its own colour varies. A checker is a disc
+    of one colour; an empty board's disc mixes triangle and field."""
+    disc = disk_kernel(radius)
+    n, length = lab.shape[:2]
+    spread_sq = np.zeros((n, length), np.float32)
+    for ch in range(3):
+        channel = np.ascontiguousarray(lab[..., ch])
+        m = along_axis(channel, disc)
+        spread_sq += np.clip(along_axis(channel * channel, disc) - m * m, 0, None)
+    return along_axis(unlike, disc) - np.sqrt(spread_sq)
+
+
 def _gradient(lightness: np.ndarray) -> np.ndarray:
     smooth = cv2.GaussianBlur(lightness, (3, 3), 0.8)
     gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0)
@@ -156,17 +170,10 @@ def evidence(
     bg = background(lab, tri)
     d = layout.checker
     mid = width // 2
-    disc = disk_kernel(0.45 * d)
     # lightness counts half: the light falls unevenly across a board, its colours do not change
     delta = (lab - bg) * np.float32([0.5, 1.0, 1.0])
     pixel_diff = np.linalg.norm(delta, axis=-1)
-    unlike = along_axis(pixel_diff, disc)
-    spread_sq = np.zeros((n, length), np.float32)
-    for ch in range(3):
-        channel = np.ascontiguousarray(lab[..., ch])
-        m = along_axis(channel, disc)
-        spread_sq += np.clip(along_axis(channel * channel, disc) - m * m, 0, None)
-    colour = unlike - np.sqrt(spread_sq)
+    colour = disc_evidence(lab, pixel_diff, 0.45 * d)
     grad = _gradient(np.ascontiguousarray(lab_flat[..., 0]))
     bg_grad = _gradient(np.ascontiguousarray(bg.reshape(n * length, width, 3)[..., 0]))
     bg_grad = cv2.dilate(bg_grad, np.ones((7, 7), np.uint8))
@@ -218,6 +225,14 @@ def read_points(
         else:
             colours.append(None)
     light_lab, dark_lab, is_light = _two_sets([c for c in colours if c is not None])
+    for i, count in enumerate(counts):
+        # an empty point the colour of one of the sets, with a trace of something by the
+        # frame, may hide a checker of that colour there: say so
+        # (with a set not seen anywhere, its colour is unknown: any point might be it)
+        if count == 0 and score[i, :2].max() > 0.15:
+            for ref in (light_lab, dark_lab):
+                if ref is None or np.linalg.norm(ref - ev.triangle[i]) < config.same_colour:
+                    confidence[i] = min(confidence[i], 0.4)
     signed = []
     k = 0
     for c, count in zip(colours, counts, strict=True):
