@@ -33,9 +33,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port to serve on (0: any free one)")
     p.add_argument(
-        "--truth-frames",
+        "--vision",
         action="store_true",
-        help="read the frames' recorded truth instead of running vision on them",
+        help="read the board from the frames with nardy.vision (default: the recording's "
+        "truth for each frame stands in for vision)",
     )
     p.add_argument(
         "--exit-when-done",
@@ -63,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
             )
         args.session = BUNDLED
     try:
-        demo = start_demo(args.session, speed=args.speed, truth_frames=args.truth_frames)
+        demo = start_demo(args.session, speed=args.speed, truth_frames=not args.vision)
     except (SessionError, OSError, ValueError) as e:
         raise UsageError(f"{args.session}: {e}") from None
     hub = TableHub()
@@ -74,7 +75,17 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         demo.stop()
         raise UsageError(f"cannot serve on {args.host}:{args.port}: {e.strerror or e}") from None
-    print(f"nardy demo: {demo.session.folder.name} at {args.speed:g}× table speed", flush=True)
+    print(
+        f"nardy demo: {demo.session.folder.name} at {args.speed:g}× table speed; dice thrown "
+        "by the emulated cup on a pseudo-terminal and read by the real driver",
+        flush=True,
+    )
+    if not args.vision:
+        print(
+            "the board in each frame is the recording's truth, standing in for vision "
+            "(--vision reads the frames with nardy.vision)",
+            flush=True,
+        )
     print(f"dashboard: {url_of(server, '/table/demo')}  (table PIN {seat.pin})", flush=True)
     try:
         wait_forever(demo.finished if args.exit_when_done else None)
