@@ -17,6 +17,8 @@ from flask import (
     stream_with_context,
 )
 
+from nardy.referee.events import ACTION_KINDS as REFEREE_ACTIONS
+from nardy.referee.events import ACTORS as REFEREE_ACTORS
 from nardy.webui import security
 from nardy.webui.hub import ActionRefused, Seat, hub_of
 from nardy.webui.present import present
@@ -24,25 +26,10 @@ from nardy.webui.sse import event_stream
 
 bp = Blueprint("table", __name__, url_prefix="/table")
 
-#: The buttons a person may press, and who may press them.
-ACTION_KINDS = frozenset(
-    {
-        "accept",
-        "replay",
-        "offer",
-        "take",
-        "drop",
-        "beaver",
-        "resign",
-        "new_game",
-        "undo",
-        "correct",
-        "choose",
-        "enter_turn",
-        "set_position",
-    }
-)
-ACTORS = frozenset({"light", "dark", "director"})
+#: The buttons a person may press: the referee's actions, and "choose" — picking one of the
+#: likely plays the referee offers for a board it could not explain (a correction).
+ACTION_KINDS = frozenset(REFEREE_ACTIONS) | {"choose"}
+ACTORS = frozenset(REFEREE_ACTORS)
 
 
 def _seat(table_id: str) -> Seat:
