@@ -223,6 +223,31 @@ def test_a_live_table_shows_its_game_as_it_goes(tmp_path) -> None:
     table.close()
 
 
+class Station:
+    """What ``nardy serve`` puts in the hub: a dashboard table holding its LiveTable."""
+
+    def __init__(self, live: LiveTable) -> None:
+        self.live = live
+
+    def snapshot(self) -> dict:
+        return {"name": "station"}
+
+    def act(self, kind: str, by: str, params: dict) -> None:
+        raise ValueError("not here")
+
+
+def test_the_hubs_live_tables_are_shown_without_registering_them(hub, tmp_path) -> None:
+    table = live_table(tmp_path / "t9.sqlite")
+    hub.add("t9", Station(table))
+    client = create_app({"TESTING": True, "HISTORY_DIR": str(tmp_path)}, hub=hub).test_client()
+    listed = rows(client.get("/history").get_data(as_text=True))
+    assert list(listed) == ["table-t9"]  # the fake tables t1, t2 have no record; no store twice
+    assert "live table t9" in listed["table-t9"]
+    got = client.get("/history/table-t9/download.json").get_data(as_text=True)
+    assert loads(got) == table.game_record()
+    table.close()
+
+
 def test_a_table_store_in_the_history_folder(tmp_path) -> None:
     table = live_table(tmp_path / "friday.sqlite")
     expected = table.game_record()

@@ -7,7 +7,9 @@ It holds two kinds of source:
 
       history_of(app).add_table(table_id, live_table)   # a LiveTable (or an EventStore)
 
-  their record is read afresh on every request, so a game in progress shows up to its last turn;
+  a table of the app's hub whose table offers ``game_record()`` itself or through its ``live``
+  attribute (the station ``nardy serve`` and ``nardy demo`` build) is shown without that call.
+  Their record is read afresh on every request, so a game in progress shows up to its last turn;
 - the files of a history directory (config ``HISTORY_DIR``), looked at again on every listing:
   record JSON files (``nardy export --to json`` or ``nardy replay --json``), table stores
   (``*.sqlite``: the record the store keeps, or its log folded) and recorded-session folders (with a
@@ -170,6 +172,8 @@ class History:
         # Parsed files and replayed sessions, by path, kept while their mtime stands.
         self._cache: dict[Path, tuple[float, Record | HistoryError]] = {}
         self._lock = threading.Lock()
+        self._hub: Any = None
+        self._hub_tables: dict[str, _Table] = {}
 
     # -- registering ------------------------------------------------------------------------
 
@@ -190,7 +194,9 @@ class History:
         return rid
 
     def init_app(self, app: Flask) -> None:
+        """Hold on to ``app``'s table hub (if it has one yet), whose live tables are shown."""
         app.extensions["nardy.history"] = self
+        self._hub = app.extensions.get("nardy.hub")
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -225,8 +231,8 @@ class History:
 
     def record(self, rid: str) -> Record:
         """The record ``rid`` names. KeyError: no such record; HistoryError: it cannot be read."""
+        table = dict(self._tables_now()).get(rid)
         with self._lock:
-            table = self._tables.get(rid)
             held = self._records.get(rid)
         if table is not None:
             return _guard(table.record)
@@ -240,8 +246,17 @@ class History:
     # -- inside -----------------------------------------------------------------------------
 
     def _tables_now(self) -> list[tuple[str, _Table]]:
+        """The registered tables, then the hub's live tables not registered by hand."""
         with self._lock:
-            return list(self._tables.items())
+            found = dict(self._tables)
+            for seat in self._hub or ():
+                rid = f"table-{seat.table_id}"
+                live = _live_of(seat.table)
+                if rid not in found and live is not None:
+                    if rid not in self._hub_tables or self._hub_tables[rid].table is not live:
+                        self._hub_tables[rid] = _Table(live)
+                    found[rid] = self._hub_tables[rid]
+        return list(found.items())
 
     def _summary(
         self, rid: str, source: str, name: str, live: bool, read: Callable[[], Any], date
@@ -277,16 +292,18 @@ class History:
         """The directory's records by id, newest first; a store served live is left out."""
         if self.directory is None or not self.directory.is_dir():
             return []
-        served = {t.path for _, t in self._tables_now() if t.path}
+        served = {Path(t.path).resolve() for _, t in self._tables_now() if t.path}
         found = []
         for p in self.directory.iterdir():
             if p.is_dir():
                 if _SESSION_DIR.match(p.name) and (p / "session.json").is_file():
                     found.append(p)
-            elif _RECORD_FILE.match(p.name) and str(p) not in served:
+            elif _RECORD_FILE.match(p.name) and p.resolve() not in served:
                 found.append(p)
         found.sort(key=lambda p: (-p.stat().st_mtime, p.name))
-        taken = set(self._tables) | set(self._records)
+        with self._lock:
+            taken = set(self._records)
+        taken |= {rid for rid, _ in self._tables_now()}
         return [(p.name, p) for p in found if p.name not in taken]
 
     def _cached(self, path: Path) -> Record | None:
@@ -314,6 +331,14 @@ class History:
         if isinstance(record, HistoryError):
             raise record
         return record
+
+
+def _live_of(table: Any) -> Any:
+    """What of a hub's table gives its record: the table itself or its ``live`` LiveTable."""
+    for candidate in (table, getattr(table, "live", None)):
+        if callable(getattr(candidate, "game_record", None)):
+            return candidate
+    return None
 
 
 def _guard(read: Callable[[], Record]) -> Record:
