@@ -353,3 +353,17 @@ def test_stepping_and_downloading_in_the_browser(page, live_server) -> None:
     download = info.value
     assert download.suggested_filename == "match.mat"
     assert Path(download.path()).read_text(encoding="utf-8") == write_mat(MATCH)
+
+
+@pytest.mark.browser
+def test_history_fits_a_phone_screen(browser, live_server) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    widths = {}
+    for url in ("/history", "/history/match", "/history/match/game/1"):
+        page.goto(live_server + url)
+        widths[url] = page.evaluate("document.documentElement.scrollWidth")
+    board = page.locator("#board svg").bounding_box()
+    context.close()
+    assert all(w <= 390 for w in widths.values()), f"pages scroll sideways on a phone: {widths}"
+    assert board["width"] >= 330, "the board is too small to read on a phone"
