@@ -53,7 +53,6 @@ def run(args: argparse.Namespace) -> int:
     from nardy.referee.session import SessionError
     from nardy.station.demo import start_demo
     from nardy.webui import create_app
-    from nardy.webui.history import history_of
     from nardy.webui.hub import TableHub
     from nardy.webui.server import start_server, url_of, wait_forever
 
@@ -71,10 +70,8 @@ def run(args: argparse.Namespace) -> int:
     hub = TableHub()
     seat = hub.add("demo", demo.station)
     demo.station.on_change = seat.touch
-    app = create_app(hub=hub)
-    history_of(app).add_table("demo", demo.station.live)
     try:
-        server = start_server(app, args.host, args.port)
+        server = start_server(create_app(hub=hub), args.host, args.port)
     except OSError as e:
         demo.stop()
         raise UsageError(f"cannot serve on {args.host}:{args.port}: {e.strerror or e}") from None

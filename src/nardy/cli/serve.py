@@ -85,7 +85,6 @@ def run(args: argparse.Namespace) -> int:
     from nardy.rules.errors import RulesError
     from nardy.station.build import TableSpec, TableSpecError, read_config, start_table
     from nardy.webui import create_app
-    from nardy.webui.history import history_of
     from nardy.webui.hub import TableHub
     from nardy.webui.server import start_server, url_of, wait_forever
 
@@ -107,10 +106,7 @@ def run(args: argparse.Namespace) -> int:
             running.append(table)
             seat = hub.add(spec.id, table.station)
             table.station.on_change = seat.touch
-        app = create_app(hub=hub)
-        for table in running:
-            history_of(app).add_table(table.spec.id, table.station.live)
-        server = start_server(app, args.host, args.port)
+        server = start_server(create_app(hub=hub), args.host, args.port)
     except (TableSpecError, SetupError, StoreError, RulesError, OSError) as e:
         for table in running:
             table.stop()
