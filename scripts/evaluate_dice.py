@@ -14,10 +14,12 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 import cv2
 import numpy as np
+from tqdm import tqdm
 
 from nardy.vision.dice import find_dice, place_dice
 from nardy.vision.dice_eval import DiceScore, fixture_truth, load_fixture, score_image, yolo_truth
@@ -27,9 +29,21 @@ REAL = Path("/work/shared/data/dice-real")
 BOARDS = ROOT / "tests" / "fixtures" / "boards"
 
 
+def progress(paths: list[Path], what: str) -> Iterable[Path]:
+    """A progress bar on stderr while a set is read (only when stderr is a terminal)."""
+    return tqdm(
+        paths,
+        desc=what,
+        unit="image",
+        file=sys.stderr,
+        leave=False,
+        disable=not sys.stderr.isatty(),
+    )
+
+
 def real(folder: Path) -> DiceScore:
     score = DiceScore()
-    for path in sorted(folder.glob("*.jpg")):
+    for path in progress(sorted(folder.glob("*.jpg")), f"real {folder.name}"):
         image = cv2.imread(str(path))
         h, w = image.shape[:2]
         score_image(score, path.name, find_dice(image), yolo_truth(path, w, h))
@@ -44,7 +58,7 @@ def rendered(folder: Path) -> tuple[DiceScore, int, int]:
 
     score = DiceScore()
     cube_total = cube_right = 0
-    for path in sorted(folder.glob("*.jpg")):
+    for path in progress(sorted(folder.glob("*.jpg")), "rendered"):
         if not path.with_suffix(".json").exists():
             continue
         truth = load_fixture(path)
