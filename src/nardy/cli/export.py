@@ -20,7 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "source",
         metavar="RECORD",
         help="a JSON record, the output of `nardy replay --json`, a .mat file, "
-        "or a recorded session folder",
+        "a recorded session folder, or a table's store (table.sqlite)",
     )
     parser.add_argument("--to", choices=FORMATS, required=True, help="the format to write")
     parser.add_argument("-o", "--output", metavar="OUT", help="the file to write (default: stdout)")
@@ -32,15 +32,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def load_record(source: str, *, truth_frames: bool = False) -> Any:
-    """The record ``source`` names: a folder is replayed by the referee; a JSON file is our
-    record or the referee's; a .mat is read (XG's, gnubg's or ours). Another kind of source
-    (the referee's SQLite store) is one more branch here; the writers do not change."""
+    """The record ``source`` names: a folder is replayed by the referee; a table's SQLite store
+    gives the record it keeps; a JSON file is our record or the referee's; a .mat is read
+    (XG's, gnubg's or ours)."""
     from nardy.record import RecordError, record_from_json
 
     path = Path(source)
     try:
         if path.is_dir():
             return _replayed(path, truth_frames)
+        if path.suffix.lower() == ".sqlite":
+            return _stored(path)
         if path.suffix.lower() == ".mat":
             from nardy.record.mat_reader import read_mat
 
@@ -53,6 +55,19 @@ def load_record(source: str, *, truth_frames: bool = False) -> Any:
         return record_from_json(data)
     except RecordError as e:
         raise UsageError(f"{source}: {e}") from None
+
+
+def _stored(path: Path) -> Any:
+    from nardy.referee.export import record_of_store
+    from nardy.referee.store import EventStore, StoreError
+
+    if not path.is_file():
+        raise UsageError(f"{path}: no such table store")
+    try:
+        with EventStore(path) as store:
+            return record_of_store(store)
+    except StoreError as e:
+        raise UsageError(f"{path}: {e}") from None
 
 
 def _text(path: Path) -> str:

@@ -49,6 +49,16 @@ def record_of(table: Any) -> Record:
     return to_record(inner.record(), inner.variant.start())
 
 
+def record_of_store(store: Any) -> Record:
+    """The record a table's store (an ``EventStore``) keeps beside its log — saved at every
+    game's end and when the table closes — or, when it has none yet, its log folded as the
+    table would on restart. Raises ``StoreError`` for a store that holds no table."""
+    from nardy.referee.live import LiveTable
+
+    saved = store.record()
+    return to_record(saved) if saved is not None else LiveTable(store).game_record()
+
+
 def to_record(data: Mapping[str, Any], start: Position | None = None) -> Record:
     """Convert the referee's record dict; ``start`` defaults to the variant's starting position.
 

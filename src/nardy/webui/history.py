@@ -108,15 +108,11 @@ class _Table:
 
 
 def _store_record(store: Any) -> Record:
-    """The record a table's store keeps beside its log (saved at every game's end and when the
-    table closes); a store that has none yet is folded as the table would on restart."""
-    from nardy.referee.export import to_record
-    from nardy.referee.live import LiveTable
+    from nardy.referee.export import record_of_store
     from nardy.referee.store import StoreError
 
     try:
-        saved = store.record()
-        return to_record(saved) if saved is not None else LiveTable(store).game_record()
+        return record_of_store(store)
     except StoreError as e:
         raise HistoryError(str(e)) from None
 
