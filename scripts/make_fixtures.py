@@ -36,8 +36,11 @@ CATEGORIES: list[tuple[str, int, dict[str, Any]]] = [
     ("cocked", 30, {"cocked": 1.0, "n_dice": 2, "with_hand": False}),
     ("cube", 20, {"with_cube": True, "with_hand": False}),
     ("dark-on-dark", 20, {"board": "dark", "with_hand": False}),
-    ("markers", 15, {"markers": True, "with_hand": False}),
+    ("markers", 15, {"markers": True, "whole_board": True, "with_hand": False}),
+    ("trays-out", 12, {"fit": "fields"}),
     ("hand", 25, {"with_hand": True}),
+    ("glare", 6, {"glare": True}),
+    ("motion", 6, {"motion": True}),
 ]
 
 

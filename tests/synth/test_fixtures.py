@@ -8,7 +8,6 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 BOARDS = ROOT / "tests" / "fixtures" / "boards"
@@ -40,6 +39,11 @@ def test_every_image_has_its_truth():
         scene_off = truth["style"]["scene"]["off"]
         assert light + scene_off[0] == 15 and dark + scene_off[1] == 15
         assert truth["usable"] or truth["why"] in ("hand", "motion", "glare")
+        for x, y in truth["corners"]:
+            assert 0 <= x < 1280 and 0 <= y < 720, j.name
+        for d in truth["dice"]:
+            bx, by, bw, bh = d["box"]
+            assert bx <= d["center"][0] <= bx + bw and by <= d["center"][1] <= by + bh
 
 
 def test_fixtures_are_reproducible_from_the_script():
@@ -61,10 +65,16 @@ def test_fixtures_are_reproducible_from_the_script():
         assert diff.mean() < 1.0 and np.percentile(diff, 99) < 12, name
 
 
-@pytest.mark.parametrize("path", _truths()[:1])
-def test_truth_corners_lie_on_the_board(path):
-    truth = json.loads(path.read_text())
-    img = cv2.imread(str(BOARDS / truth["image"]))
-    h, w = img.shape[:2]
-    for x, y in truth["corners"]:
-        assert 0 <= x < w and 0 <= y < h
+def test_the_set_covers_what_the_readers_meet():
+    truths = [json.loads(p.read_text()) for p in _truths()]
+    styles = {t["style"]["board"] for t in truths}
+    sets = {t["style"]["checkers"] for t in truths}
+    dice = [d for t in truths for d in t["dice"]]
+    assert len(styles) >= 3 and len(sets) >= 3
+    assert any(not d["flat"] for d in dice) and any(d["flat"] for d in dice)
+    assert {d["where"] for d in dice} >= {"left", "right"}
+    assert any(t["cube"] for t in truths)
+    assert any(t.get("why") == "hand" for t in truths)
+    assert any(max(map(abs, t["points"])) >= 10 for t in truths)
+    assert any(t["off"] is None for t in truths) and any(t["off"] for t in truths)
+    assert any("markers" in t for t in truths)

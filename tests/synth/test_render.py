@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import sys
 
 import numpy as np
 import pytest
@@ -105,3 +106,16 @@ def test_bad_scenes_are_refused():
         Scene(points=(0,) * 23)
     with pytest.raises(SceneError):
         render(dataclasses.replace(Scene(), board="plastic"), 0)
+
+
+def test_a_remembered_board_draws_the_same_picture():
+    """Clips reuse the board drawn for the previous frame; the picture must not change."""
+    render_module = sys.modules["nardy.synth.render"]  # the package's render is the function
+
+    scene = random_scene(np.random.default_rng(8), n_dice=1)
+    moved = dataclasses.replace(scene, points=tuple(reversed(scene.points)))
+    render(scene, 8, ss=1)
+    cached, _ = render(moved, 8, ss=1)
+    render_module._BOARD_CACHE.clear()
+    fresh, _ = render(moved, 8, ss=1)
+    assert cached.tobytes() == fresh.tobytes()

@@ -33,9 +33,9 @@ class Board:
         d = scene.checker_mm
         k = scene.shape
         point_w = d * (1.06 + 0.08 * k)
-        point_l = d * (4.9 + 0.6 * k)
+        point_l = d * (5.1 + 0.5 * k)
         bar_w = d * (1.25 + 0.4 * (1 - k))
-        gap = d * (1.3 + 0.7 * k)
+        gap = d * (1.9 + 0.5 * k)
         return cls(
             checker=d,
             thickness=d * (0.2 + 0.06 * k),
@@ -118,14 +118,16 @@ class Board:
     def stack(self, p: int, n: int, row: int, seed: int, sloppy: float):
         """Centres (x, y, z of the checker's bottom) of ``n`` checkers on point ``p``.
 
-        The first ``row`` go in a line from the frame; a row may not reach past the middle of the
-        board. What does not fit starts a second layer over the gaps of the first, then a third.
+        The first ``row`` go in a line from the frame (longer when three layers would not hold
+        them); a row may not reach past the middle of the board. What does not fit starts a
+        second layer over the gaps of the first, then a third.
         Each checker's carelessness depends on the seed, the point and its place in the stack
         only, so taking one checker away leaves the others where they were.
         """
         d, t = self.checker, self.thickness
-        most = max(1, int((self.inner_h / 2 - 2) // d))
-        row = max(1, min(row, most))
+        most = max(1, int((self.inner_h / 2 + 2) // (d * 1.005)))
+        # players lengthen the row rather than build more than three layers
+        row = max(1, min(max(row, -(-(n + 3) // 3)), most))
         x = self.point_x(p)
         sign = 1 if p <= 12 else -1  # from the bottom frame up, or the top frame down
         y0 = -sign * self.inner_h / 2

@@ -72,7 +72,8 @@ def pose(cam: Camera, outline_pts: np.ndarray, fields_pts: np.ndarray, size: tup
     # the board's outline, centred on the image axis through the aim point, spans `fill`
     span_x = 2 * np.abs(uv[:, 0]).max()
     span_y = 2 * np.abs(uv[:, 1]).max()
-    f = cam.fill * min(w / span_x, h / span_y)
+    # the playing fields are fitted by their height: the trays beside them may fall out
+    f = cam.fill * (h / span_y if cam.fit == "fields" else min(w / span_x, h / span_y))
     return View(rot, eye, f, w / 2, h / 2)
 
 

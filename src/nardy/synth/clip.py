@@ -22,7 +22,7 @@ import numpy as np
 from nardy.synth.board import Board
 from nardy.synth.compose import random_scene
 from nardy.synth.render import render
-from nardy.synth.scene import Hand, Lighting, Scene
+from nardy.synth.scene import Hand, Scene
 
 STILL_AFTER = 3
 FPS = 5
@@ -119,10 +119,18 @@ def _lerp(a, b, s: float) -> np.ndarray:
     return np.asarray(a, float) + (np.asarray(b, float) - np.asarray(a, float)) * s
 
 
-def make_clip(kw: dict, seed: int, size=(960, 540)) -> tuple[list[np.ndarray], dict]:
+def clip_scenes(kw: dict, seed: int, size=(960, 540)) -> list[Scene]:
+    """The scene of every frame of a clip."""
     rng = np.random.default_rng(seed)
     scene = random_scene(
-        rng, n_dice=2, with_cube=False, with_hand=False, size=size, markers=False, **kw
+        rng,
+        n_dice=2,
+        with_cube=False,
+        with_hand=False,
+        size=size,
+        markers=False,
+        whole_board=True,
+        **kw,
     )
     scene = dataclasses.replace(
         scene,
@@ -130,7 +138,12 @@ def make_clip(kw: dict, seed: int, size=(960, 540)) -> tuple[list[np.ndarray], d
             scene.lighting, motion=0.0, glare=min(scene.lighting.glare, 0.2)
         ),
     )
-    scenes = timeline(scene, rng)
+    return timeline(scene, rng)
+
+
+def make_clip(kw: dict, seed: int, size=(960, 540)) -> tuple[list[np.ndarray], dict]:
+    scenes = clip_scenes(kw, seed, size)
+    scene = dataclasses.replace(scenes[0], hand=None)
     images, frames, history = [], [], []
     first = None
     for i, sc in enumerate(scenes):
@@ -191,6 +204,3 @@ def write_clips(out: Path) -> list[str]:
             f"{still} still, {video.stat().st_size / 1e6:.1f} MB"
         )
     return lines
-
-
-__all__ = ["CLIPS", "FPS", "STILL_AFTER", "Lighting", "make_clip", "timeline", "write_clips"]

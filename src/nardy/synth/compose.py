@@ -9,7 +9,15 @@ import numpy as np
 
 from nardy.synth import positions
 from nardy.synth.board import Board
-from nardy.synth.render import CUBE_MM, die_size, image_view, to_image
+from nardy.synth.render import (
+    CUBE_MM,
+    GLARE_UNUSABLE,
+    MOTION_UNUSABLE,
+    die_size,
+    glare_spot,
+    image_view,
+    to_image,
+)
 from nardy.synth.scene import Camera, Cube, Die, Hand, Lighting, Scene
 from nardy.synth.styles import BOARD_STYLES, CHECKER_SETS, DICE_STYLES, SKIN_TONES, SLEEVES, TABLES
 
@@ -22,12 +30,22 @@ def random_scene(
     cocked: float = 0.2,
     with_cube: bool | None = None,
     with_hand: bool | None = None,
+    whole_board: bool = False,
+    fit: str | None = None,
+    glare: bool = False,
+    motion: bool = False,
     **fields: Any,
 ) -> Scene:
-    """A random scene. ``kind`` is one of ``positions.KINDS`` (random if None); ``n_dice`` how
-    many dice (0–2); ``cocked`` the chance each die is cocked; ``with_cube``/``with_hand`` force
-    a cube or a hand in or out. Any other keyword sets that :class:`Scene` field outright (then
-    it is not drawn at random; ``dice``, ``cube`` and ``hand`` given so are kept as given)."""
+    """A random scene.
+
+    ``kind`` is one of ``positions.KINDS`` (random if None); ``n_dice`` how many dice (0–2);
+    ``cocked`` the chance each die is cocked; ``with_cube``/``with_hand`` force a cube or a hand
+    in or out; ``whole_board`` keeps the whole board, markers and trays in view;
+    ``fit="fields"`` frames the playing fields only (the trays fall out); ``glare`` puts a
+    blinding reflection of the lamp on the board and ``motion`` shakes the camera (both make the
+    frame unusable). Any other keyword sets that :class:`Scene` field outright (then it is not
+    drawn at random; ``dice``, ``cube`` and ``hand`` given so are kept as given).
+    """
     kind = kind or str(rng.choice(positions.KINDS, p=[0.12, 0.1, 0.3, 0.22, 0.13, 0.13]))
     counts, _ = positions.make(kind, rng)
     k = int(rng.integers(4))
@@ -46,7 +64,7 @@ def random_scene(
         "points": pts,
         "bar": bar,
         "off": off,
-        "camera": _camera(rng),
+        "camera": _camera(rng, trays, whole_board, fit),
         "lighting": _lighting(rng),
         "markers": bool(rng.random() < 0.25),
         "trays": trays,
@@ -59,6 +77,17 @@ def random_scene(
     }
     base.update({k: v for k, v in fields.items() if k not in ("dice", "cube", "hand")})
     scene = Scene(**base)
+    if scene.camera.fit == "fields" and "camera" not in fields:
+        scene = _crop_trays(scene)
+    if glare:
+        scene = dataclasses.replace(scene, lighting=_glaring(rng, scene))
+    if motion:
+        scene = dataclasses.replace(
+            scene,
+            lighting=dataclasses.replace(
+                scene.lighting, motion=float(rng.uniform(MOTION_UNUSABLE + 2, 20))
+            ),
+        )
     if "dice" in fields:
         dice = fields["dice"]
     else:
@@ -77,16 +106,22 @@ def random_scene(
     return dataclasses.replace(scene, dice=tuple(dice), cube=cube, hand=hand)
 
 
-def _camera(rng: np.random.Generator) -> Camera:
+def _camera(rng: np.random.Generator, trays: str, whole_board: bool, fit: str | None) -> Camera:
     tilt = float(rng.uniform(0, 8) if rng.random() < 0.4 else rng.uniform(8, 30))
-    fit = "board" if rng.random() < 0.8 else "fields"
+    wide = "board" if whole_board or rng.random() < 0.8 else "fields"
+    fit = fit or wide
+    aim = (float(rng.normal(0, 20)), float(rng.normal(0, 15)))
     return Camera(
         height=float(rng.uniform(400, 900)),
         tilt=tilt,
         azimuth=float(rng.uniform(0, 360)),
         roll=float(rng.normal(0, 2.5)),
-        aim=(float(rng.normal(0, 20)), float(rng.normal(0, 15))),
-        fill=float(rng.uniform(0.8, 0.97) if fit == "board" else rng.uniform(0.9, 1.0)),
+        aim=aim,
+        fill=float(
+            (rng.uniform(0.8, 0.9) if whole_board else rng.uniform(0.8, 0.97))
+            if fit == "board"
+            else rng.uniform(0.96, 1.0)
+        ),
         fit=fit,
         k1=float(rng.uniform(-0.15, 0.02)),
         k2=float(rng.uniform(-0.01, 0.04)),
@@ -101,8 +136,8 @@ def _lighting(rng: np.random.Generator) -> Lighting:
         gradient=float(rng.uniform(0, 0.4)),
         gradient_angle=float(rng.uniform(0, 360)),
         vignette=float(rng.uniform(0, 0.4)),
-        warmth=float(rng.uniform(-0.4, 0.7)),
-        glare=float(rng.uniform(0, 0.5) if rng.random() < 0.5 else 0.0),
+        warmth=float(rng.uniform(-0.25, 0.45)),
+        glare=float(rng.uniform(0, 0.6) if rng.random() < 0.5 else 0.0),
         shadow=float(rng.uniform(0.25, 0.7)),
         noise=float(rng.uniform(1.0, 4.0)),
         blur=float(rng.uniform(0.3, 1.3)),
@@ -110,6 +145,50 @@ def _lighting(rng: np.random.Generator) -> Lighting:
         motion_angle=float(rng.uniform(0, 180)),
         exposure=float(rng.uniform(0.85, 1.15)),
     )
+
+
+def _crop_trays(scene: Scene) -> Scene:
+    """Aim away from the trays until they leave the picture while the fields stay in it."""
+    side = 1 if scene.trays == "right" else -1
+    w, h = scene.size
+    for shift in range(0, 260, 10):
+        cam = dataclasses.replace(
+            scene.camera, aim=(scene.camera.aim[0] - side * shift, scene.camera.aim[1])
+        )
+        cand = dataclasses.replace(scene, camera=cam)
+        view, lens, board = image_view(cand)
+        corners = to_image(view, lens, board.corners())
+        inside = ((corners > 4) & (corners < [w - 4, h - 4])).all()
+        if not inside:
+            break
+        tray = to_image(
+            view,
+            lens,
+            np.array([[sum(t[0::2]) / 2, (t[1] + t[3]) / 2, 0.0] for t in board.trays()]),
+        )
+        if ((tray[:, 0] < 0) | (tray[:, 0] > w)).all():
+            return cand
+    cam = dataclasses.replace(scene.camera, fit="board", fill=min(scene.camera.fill, 0.95))
+    return dataclasses.replace(scene, camera=cam)
+
+
+def _glaring(rng: np.random.Generator, scene: Scene) -> Lighting:
+    """A lamp placed so that its reflection lands on the playing field."""
+    view, _, board = image_view(scene)
+    li = scene.lighting
+    best = li
+    for _ in range(400):
+        cand = dataclasses.replace(
+            li,
+            azimuth=float(rng.uniform(0, 360)),
+            elevation=float(rng.uniform(40, 89)),
+            glare=float(rng.uniform(GLARE_UNUSABLE + 0.1, 1.8)),
+        )
+        spot = glare_spot(dataclasses.replace(scene, lighting=cand), view.eye)
+        if abs(spot[0]) < board.inner_w * 0.4 and abs(spot[1]) < board.inner_h * 0.35:
+            return cand
+        best = cand
+    return best
 
 
 def _checker_xy(scene: Scene, board: Board) -> np.ndarray:

@@ -1,4 +1,9 @@
-"""A hand and forearm over the board, with its sleeve and the shadow it casts."""
+"""A hand and forearm over the board, with its sleeve and the soft shadow it casts.
+
+The hand is painted once, flat, in its own texture (fingers, palm, wrist, forearm, cuff), and
+laid on a plane in the scene: level at the fingertips ``height`` mm above the board, rising
+toward the player. Its shadow is the same silhouette thrown onto the board from the lamp.
+"""
 
 from __future__ import annotations
 
@@ -6,119 +11,146 @@ import cv2
 import numpy as np
 
 from nardy.synth.board import Board
-from nardy.synth.draw import Canvas
+from nardy.synth.draw import Canvas, soft
 from nardy.synth.scene import Hand
-from nardy.synth.styles import CHECKER_SETS, SKIN_TONES, SLEEVES
+from nardy.synth.styles import BGR, SKIN_TONES, SLEEVES
 
 _ENTRY = {"bottom": (0.0, -1.0), "top": (0.0, 1.0), "left": (-1.0, 0.0), "right": (1.0, 0.0)}
+PX = 2.0  # texture pixels per mm
+WIDTH, LENGTH = 150.0, 520.0  # mm
 
 
-def _capsule(a: np.ndarray, b: np.ndarray, r: float, n: int = 10) -> np.ndarray:
-    """Outline (2-D) of a rounded stroke from ``a`` to ``b``."""
-    d = b - a
-    ang0 = np.arctan2(d[1], d[0])
-    t1 = ang0 + np.linspace(-np.pi / 2, np.pi / 2, n)
-    t2 = ang0 + np.linspace(np.pi / 2, 3 * np.pi / 2, n)
-    return np.vstack(
-        [
-            b + r * np.stack([np.cos(t1), np.sin(t1)], 1),
-            a + r * np.stack([np.cos(t2), np.sin(t2)], 1),
-        ]
-    )
-
-
-def hand_parts(hand: Hand, board: Board) -> list[tuple[str, np.ndarray]]:
-    """The hand as convex-ish 3-D outlines: ("sleeve"|"skin", N × 3), back to front."""
-    ex, ey = _ENTRY[hand.enters]
-    back = np.array([ex, ey])  # from the fingertips back toward the player
-    side = np.array([-ey, ex])
-    reach = np.array(hand.reach, float)
-    z = hand.height
-    far = max(board.inner_w, board.inner_h) * 1.3
-    wrist = reach + back * 150
-    elbow = reach + back * (150 + far)
-    parts: list[tuple[str, np.ndarray]] = []
-
-    def lift(pts2: np.ndarray, z0: float, z1: float | None = None) -> np.ndarray:
-        if z1 is None:
-            return np.column_stack([pts2, np.full(len(pts2), z0)])
-        # height rises along the arm toward the player
-        s = np.clip(((pts2 - reach) @ back - 150) / far, 0, 1)
-        return np.column_stack([pts2, z0 + (z1 - z0) * s])
-
-    arm = np.array([wrist + side * 33, wrist - side * 33, elbow - side * 50, elbow + side * 50])
-    parts.append(("skin", lift(arm, z, z + 260)))
-    cuff = wrist + back * (60 + 40 * hand.spread)
-    sleeve = np.array([cuff + side * 46, cuff - side * 46, elbow - side * 70, elbow + side * 70])
-    parts.append(("sleeve", lift(sleeve, z + 10, z + 280)))
-    palm_c = reach + back * 95
-    ang = np.linspace(0, 2 * np.pi, 24, endpoint=False)
-    palm = palm_c + np.stack([np.cos(ang), np.sin(ang)], 1) @ np.array([side * 44, back * 52])
-    parts.append(("skin", lift(palm, z + 6)))
-    spread = 0.12 + 0.25 * hand.spread
-    for i, (length, off) in enumerate(((62, -1.5), (72, -0.5), (70, 0.5), (56, 1.5))):
-        base = palm_c - back * 40 + side * off * 18
-        direction = -back * np.cos(spread * off) + side * np.sin(spread * off)
-        tip = base + direction * length * (0.85 + 0.1 * i % 2)
-        parts.append(("skin", lift(_capsule(base, tip, 9.0 - abs(off)), z - 4)))
-    thumb_base = palm_c + side * 38 + back * 10
-    thumb_tip = thumb_base + (-back * 0.6 + side * 0.8) * 58
-    parts.append(("skin", lift(_capsule(thumb_base, thumb_tip, 10.0), z)))
-    return parts
-
-
-def draw_hand(
-    canvas: Canvas, hand: Hand, board: Board, rng: np.random.Generator, shadow: float
-) -> None:
-    parts = hand_parts(hand, board)
-    v = canvas.view
-    # the shadow first, soft because the hand is high above the board
-    for _, pts in parts:
-        canvas.cast(pts, 0.0)
-    canvas.apply_shadow(0.35 + 0.4 * shadow, 0.08 * hand.height * v.f / np.linalg.norm(v.eye))
-    h, w = canvas.h, canvas.w
+def hand_texture(hand: Hand, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """(colour, alpha) of the hand seen from above: fingertips at the top row, the arm running
+    down to the bottom edge; x across, with the thumb on the right."""
+    w, h = int(WIDTH * PX), int(LENGTH * PX)
     skin = np.zeros((h, w), np.uint8)
-    cloth = np.zeros((h, w), np.uint8)
-    for kind, pts in parts:
-        uv = np.round(v.project(pts) * 16).astype(np.int32)
-        target = cloth if kind == "sleeve" else skin
-        cv2.fillPoly(target, [uv], 255, cv2.LINE_AA, 4)
-        if kind == "sleeve":
-            cv2.fillPoly(skin, [uv], 0, cv2.LINE_AA, 4)
-    if hand.holding:
-        chk = CHECKER_SETS["white_black"]
-        colour = chk.light if hand.holding == "light" else chk.dark
-        tip = np.array([*hand.reach, hand.height - 12.0])
-        uv = v.project(tip[None])[0]
-        r = board.checker / 2 * v.f / np.linalg.norm(v.eye - tip)
-        cv2.circle(
-            canvas.img,
-            (int(uv[0] * 16), int(uv[1] * 16)),
-            int(r * 16),
-            tuple(float(c) for c in colour),
+    cx = w / 2
+
+    def mm(x: float, y: float) -> tuple[int, int]:  # mm from the top middle → 1/16 px
+        return int((cx + x * PX) * 16), int((y * PX) * 16)
+
+    grip = 1 - hand.spread  # curled fingers look shorter from above
+    palm_top, palm_len, palm_w = 75 - 25 * grip, 95.0, 84.0
+    cv2.ellipse(
+        skin,
+        mm(0, palm_top + palm_len / 2),
+        (int(palm_w / 2 * PX * 16), int(palm_len / 2 * PX * 16)),
+        0,
+        0,
+        360,
+        255,
+        -1,
+        cv2.LINE_AA,
+        4,
+    )
+    fingers = []
+    for i, (off, length) in enumerate(((-30, 62), (-10, 74), (10, 70), (29, 56))):
+        splay = np.radians((i - 1.5) * (3 + 7 * hand.spread))
+        length *= 1 - 0.45 * grip
+        base = np.array([off * 0.95, palm_top + 14])
+        tip = base + length * np.array([np.sin(splay), -np.cos(splay)])
+        r = 8.5 - abs(i - 1.5) * 0.6
+        cv2.line(skin, mm(*base), mm(*tip), 255, int(2 * r * PX), cv2.LINE_AA, 4)
+        fingers.append((tip, r))
+    thumb_base = np.array([palm_w / 2 - 8, palm_top + palm_len * 0.7])
+    thumb_tip = thumb_base + (55 - 15 * grip) * np.array([0.55, -0.83])
+    cv2.line(skin, mm(*thumb_base), mm(*thumb_tip), 255, int(20 * PX), cv2.LINE_AA, 4)
+    fingers.append((thumb_tip, 10.0))
+    # wrist and forearm
+    wrist_y = palm_top + palm_len - 8
+    arm = np.array([[-32, wrist_y], [32, wrist_y], [40, LENGTH], [-40, LENGTH]])
+    cv2.fillConvexPoly(skin, np.array([mm(*p) for p in arm]), 255, cv2.LINE_AA, 4)
+    # joins look organic when the silhouette is smoothed a little
+    skin = cv2.GaussianBlur(skin, (0, 0), 2.5 * PX)
+    skin = np.clip((skin.astype(np.float32) - 110) * 3, 0, 255).astype(np.uint8)
+    alpha = skin.astype(np.float32) / 255
+    # shading: round across the fingers and the arm, creases between the fingers
+    dist = cv2.distanceTransform((skin > 127).astype(np.uint8), cv2.DIST_L2, 5) / PX
+    round_ = np.sqrt(np.clip(dist / 14.0, 0, 1))
+    tone = np.float32(SKIN_TONES[hand.skin % len(SKIN_TONES)])
+    mottle = cv2.resize(
+        rng.random((h // 24, w // 24)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC
+    )
+    shade = (0.62 + 0.4 * round_) * (1 + 0.08 * (mottle - 0.5))
+    col = tone * shade[..., None]
+    for tip, r in fingers:  # nails: paler, a little glossy
+        nail = tip + np.array([0, r * 0.55 if tip[1] < palm_top else 0])
+        cv2.ellipse(
+            col,
+            mm(*nail),
+            (int(r * 0.6 * PX * 16), int(r * 0.75 * PX * 16)),
+            0,
+            0,
+            360,
+            tuple(float(v) for v in np.minimum(tone * 1.04 + 0.03, 1)),
             -1,
             cv2.LINE_AA,
             4,
         )
-    _paint(canvas, skin, SKIN_TONES[hand.skin % len(SKIN_TONES)], rng, 0.35)
-    _paint(canvas, cloth, SLEEVES[hand.sleeve % len(SLEEVES)], rng, 0.6)
+    # the sleeve: from a cuff some way up the forearm to the end, wider than the arm
+    cuff = wrist_y + 70 + 60 * rng.random()
+    cloth = np.zeros((h, w), np.uint8)
+    sleeve = np.array([[-44, cuff], [44, cuff], [58, LENGTH], [-58, LENGTH]])
+    cv2.fillConvexPoly(cloth, np.array([mm(*p) for p in sleeve]), 255, cv2.LINE_AA, 4)
+    cloth_a = cv2.GaussianBlur(cloth, (0, 0), 1.5).astype(np.float32) / 255
+    fabric = np.float32(SLEEVES[hand.sleeve % len(SLEEVES)])
+    yy = np.arange(h, dtype=np.float32)[:, None] / PX
+    folds = 0.88 + 0.12 * np.sin(yy / rng.uniform(9, 16) + 1.2 * mottle)
+    cd = cv2.distanceTransform((cloth > 127).astype(np.uint8), cv2.DIST_L2, 5) / PX
+    cshade = (0.55 + 0.45 * np.sqrt(np.clip(cd / 18.0, 0, 1))) * folds
+    col = col * (1 - cloth_a[..., None]) + (fabric * cshade[..., None]) * cloth_a[..., None]
+    alpha = np.maximum(alpha, cloth_a)
+    if rng.random() < 0.5:  # a left hand
+        col, alpha = col[:, ::-1].copy(), alpha[:, ::-1].copy()
+    return col.astype(np.float32), alpha
 
 
-def _paint(canvas: Canvas, mask: np.ndarray, colour, rng, texture: float) -> None:
-    ys, xs = np.nonzero(mask)
-    if len(xs) == 0:
-        return
-    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
-    m = mask[y0:y1, x0:x1]
-    # round shapes: brighter along the middle, darker at the edges
-    dist = cv2.distanceTransform((m > 127).astype(np.uint8), cv2.DIST_L2, 5)
-    depth = np.clip(dist / max(float(dist.max()) * 0.6, 1.0), 0, 1)
-    shade = 0.55 + 0.5 * np.sqrt(depth)
-    hh, ww = m.shape
-    small = rng.random((max(2, hh // 12), max(2, ww // 12))).astype(np.float32)
-    mottled = cv2.resize(small, (ww, hh), interpolation=cv2.INTER_CUBIC)
-    shade *= 1 + texture * 0.25 * (mottled - 0.5)
-    col = np.float32(colour) * shade[..., None]
-    a = (m.astype(np.float32) / 255)[..., None]
-    roi = canvas.img[y0:y1, x0:x1]
-    roi[:] = roi * (1 - a) + col * a
+def hand_plane(hand: Hand, eye_z: float) -> np.ndarray:
+    """The hand texture's corners in the scene (TL, TR, BR, BL): fingertips at ``reach``."""
+    ex, ey = _ENTRY[hand.enters]
+    back = np.array([ex, ey, 0.0])  # from the fingertips toward the player
+    side = np.array([ey, -ex, 0.0])  # the texture's +x
+    tip = np.array([hand.reach[0], hand.reach[1], hand.height]) - back * 8
+    # the forearm rises toward the player, but stays well below the camera
+    rise = min(0.45, max(0.05, (0.55 * eye_z - hand.height) / LENGTH))
+    far = tip + back * LENGTH * np.sqrt(1 - rise**2) + np.array([0, 0, LENGTH * rise])
+    half = side * WIDTH / 2
+    return np.array([tip - half, tip + half, far + half, far - half])
+
+
+def draw_hand(
+    canvas: Canvas,
+    hand: Hand,
+    board: Board,
+    rng: np.random.Generator,
+    shadow: float,
+    holding: tuple[BGR, BGR] | None = None,
+) -> None:
+    """Draw the hand (and the checker it holds, in ``holding``'s light or dark colour)."""
+    col, alpha = hand_texture(hand, rng)
+    corners = hand_plane(hand, float(canvas.view.eye[2]))
+    # the shadow: the silhouette thrown from the lamp onto the board, blurred by the height
+    lamp = canvas.light.lamp
+    d = corners - lamp
+    on = lamp + d * ((0.0 - lamp[2]) / d[:, 2])[:, None]
+    uv = canvas.view.project(on)
+    if np.isfinite(uv).all() and np.abs(uv).max() < 1e6:
+        th, tw = alpha.shape
+        src = np.float32([[0, 0], [tw, 0], [tw, th], [0, th]])
+        m = cv2.getPerspectiveTransform(src, uv.astype(np.float32))
+        sh = cv2.warpPerspective(alpha, m, (canvas.w, canvas.h), flags=cv2.INTER_LINEAR)
+        ppm = canvas.view.f / float(np.linalg.norm(canvas.view.eye))
+        sh = soft(sh, max(2.0, 0.06 * hand.height * ppm))
+        canvas.img *= (1 - (0.35 + 0.4 * shadow) * np.clip(sh, 0, 1))[..., None]
+    if hand.holding and holding is not None:
+        colour = np.float32(holding[0] if hand.holding == "light" else holding[1])
+        ex, ey = _ENTRY[hand.enters]
+        at = np.array([hand.reach[0] + ex * 18, hand.reach[1] + ey * 18, hand.height - 14])
+        face = np.empty((64, 64, 3), np.float32)
+        face[:] = colour
+        t = board.thickness
+        canvas.cylinder(
+            at, np.array([0.0, 0.0, 1.0]), board.checker / 2, t, colour * 0.9, face, 0.5
+        )
+    canvas.quad(corners, col, alpha)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 
@@ -36,6 +38,20 @@ def lamp_position(scene: Scene) -> np.ndarray:
     li = scene.lighting
     az, el = np.radians(li.azimuth), np.radians(li.elevation)
     return LAMP_MM * np.array([np.cos(el) * np.sin(az), -np.cos(el) * np.cos(az), np.sin(el)])
+
+
+def glare_spot(scene: Scene, eye: np.ndarray) -> np.ndarray:
+    """Where the lamp's reflection in the board's varnish is (board mm, on the surface)."""
+    lamp = lamp_position(scene)
+    mirror = np.array([lamp[0], lamp[1], -lamp[2]])
+    s = eye[2] / (eye[2] - mirror[2])
+    return eye + s * (mirror - eye)
+
+
+#: Lamp reflections this strong wash a part of the board out: the frame is not usable.
+GLARE_UNUSABLE = 1.0
+#: Motion blur this long (pixels) smears checkers into each other.
+MOTION_UNUSABLE = 6.0
 
 
 def image_view(scene: Scene) -> tuple[View, Lens, Board]:
@@ -88,24 +104,57 @@ def render(scene: Scene, seed: int = 0, ss: int = 2, frame: int = 0) -> tuple[np
     canvas = Canvas(view, cw * ss, ch * ss, Light(lamp, scene.lighting.ambient))
     ppm = view.f / float(np.linalg.norm(view.eye))  # canvas pixels per mm on the board
     painter = _Painter(scene, board, canvas, rng, ppm, seed)
-    painter.table()
-    painter.board()
+    # a clip redraws the same board many times: keep the last one drawn
+    key = (seed, ss, _static(scene))
+    if _BOARD_CACHE.get("key") == key:
+        canvas.img[:] = _BOARD_CACHE["img"]
+        rng.bit_generator.state = _BOARD_CACHE["rng"]
+    else:
+        painter.table()
+        painter.board()
+        _BOARD_CACHE.update(key=key, img=canvas.img.copy(), rng=rng.bit_generator.state)
     placed = painter.objects()
+    if scene.lighting.glare >= GLARE_UNUSABLE:
+        painter._glare()  # blinding: over the checkers too, the sensor saturates
     if scene.hand is not None:
-        draw_hand(canvas, scene.hand, board, rng, scene.lighting.shadow)
+        chk = CHECKER_SETS[scene.checkers]
+        draw_hand(canvas, scene.hand, board, rng, scene.lighting.shadow, (chk.light, chk.dark))
     small = cv2.resize(canvas.img, (cw, ch), interpolation=cv2.INTER_AREA)
     img = cv2.remap(small, mapx - x0, mapy - y0, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     img = develop(img, scene.lighting, np.random.default_rng([seed, frame, 7]))
     return img, truth(scene, seed, view0, lens, board, placed)
 
 
+_BOARD_CACHE: dict = {}
+
+
+def _static(scene: Scene) -> Scene:
+    """The scene without what moves: the board as it is drawn before any checker."""
+    return dataclasses.replace(scene, points=(0,) * 24, bar=(0, 0), off=(0, 0), dice=(),
+                               cube=None, hand=None)
+
+
 class _Painter:
     def __init__(self, scene: Scene, board: Board, canvas: Canvas, rng, ppm: float, seed: int):
         self.s, self.b, self.c, self.rng = scene, board, canvas, rng
         self.seed = seed
-        self.style = BOARD_STYLES[scene.board]
+        # no two boards are dyed, stained or lit alike: vary the style's colours a little
+        self.jitter = np.random.default_rng([seed, 5])
+        st = BOARD_STYLES[scene.board]
+        self.style = dataclasses.replace(
+            st,
+            field_colours=self._vary(st.field_colours),
+            point_colours=self._vary(st.point_colours),
+            frame_colours=self._vary(st.frame_colours),
+        )
         self.ppm = ppm
         self.tex_ppm = float(np.clip(ppm * 0.6, 1.0, 3.0))
+
+    def _vary(self, colours, amount: float = 0.06):
+        k = 1 + self.jitter.normal(0, amount, 3)
+        return tuple(
+            tuple(float(np.clip(v * f, 0, 1)) for v, f in zip(c, k, strict=True)) for c in colours
+        )
 
     # -- the table and the board ------------------------------------------------------------------
 
@@ -182,7 +231,8 @@ class _Painter:
         for hole in holes:
             self._opening(hole, fh, bevel)
         self._frame_top(holes, bevel)
-        self._glare()
+        if self.s.lighting.glare < GLARE_UNUSABLE:
+            self._glare()
         if self.s.markers:
             self._markers()
 
@@ -310,14 +360,13 @@ class _Painter:
         """The lamp's reflection in the varnish."""
         li, c = self.s.lighting, self.c
         amount = li.glare * (0.3 + self.style.gloss)
+        if li.glare >= GLARE_UNUSABLE:
+            amount = li.glare * 1.2
         if amount <= 0.01:
             return
-        lamp, eye = c.light.lamp, c.view.eye
-        mirror = np.array([lamp[0], lamp[1], -lamp[2]])
-        s = eye[2] / (eye[2] - mirror[2])
-        spot = eye + s * (mirror - eye)
+        spot = glare_spot(self.s, c.view.eye)
         uv = c.view.project(spot[None])[0]
-        sigma = 70 * self.ppm
+        sigma = (70 + 40 * max(0.0, li.glare - GLARE_UNUSABLE)) * self.ppm
         x0, x1 = int(max(uv[0] - 3 * sigma, 0)), int(min(uv[0] + 3 * sigma, c.w))
         y0, y1 = int(max(uv[1] - 3 * sigma, 0)), int(min(uv[1] + 3 * sigma, c.h))
         if x1 <= x0 or y1 <= y0:
@@ -351,6 +400,8 @@ class _Painter:
     def objects(self) -> dict:
         s, b, c, rng = self.s, self.b, self.c, self.rng
         chk = CHECKER_SETS[s.checkers]
+        light_c, dark_c = self._vary((chk.light, chk.dark), 0.04)
+        chk = dataclasses.replace(chk, light=light_c, dark=dark_c)
         size = int(np.clip(b.checker * self.ppm, 48, 192))
         design = int(rng.integers(4))
         faces = [
@@ -362,8 +413,12 @@ class _Painter:
         up = np.array([0.0, 0.0, 1.0])
 
         def checker(base, axis, who: int):
+            face = faces[who]
+            if axis[2] > 0.5 and chk.gloss > 0.3:
+                face = face + self._highlight(base + axis * t, r, size, chk.gloss)
+
             def draw():
-                c.cylinder(base, axis, r, t, sides[who], faces[who], chk.gloss)
+                c.cylinder(base, axis, r, t, sides[who], face, chk.gloss)
 
             centre = base + axis * t / 2
             c.cast(_cyl_pts(base, axis, r, t), base[2] if axis[2] > 0.5 else 0.0)
@@ -396,6 +451,26 @@ class _Painter:
         for _, draw in sorted(items, key=lambda it: -it[0]):
             draw()
         return {"dice": dice_boxes, "cube": cube_box}
+
+    def _highlight(self, top: np.ndarray, r: float, size: int, gloss: float) -> np.ndarray:
+        """The lamp mirrored in a checker's gently domed top: a soft spot where the dome's
+        normal halves the angle between lamp and camera."""
+        c = self.c
+        to_lamp = c.light.lamp - top
+        to_eye = c.view.eye - top
+        h = to_lamp / np.linalg.norm(to_lamp) + to_eye / np.linalg.norm(to_eye)
+        h /= np.linalg.norm(h)
+        off = 3.0 * r * h[:2]  # a dome of radius 3r
+        dist = float(np.hypot(*off))
+        if dist > 0.85 * r:
+            return np.zeros((1, 1, 1), np.float32)
+        yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
+        # texture x runs along board +y, texture y along board +x (see Canvas.cylinder)
+        cx = (0.5 + off[1] / (2 * r)) * size
+        cy = (0.5 + off[0] / (2 * r)) * size
+        sig = 0.16 * size
+        blob = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * sig * sig))
+        return (0.55 * gloss * (1 - dist / r) * blob)[..., None]
 
     def _die(self, die, items) -> np.ndarray:
         st = DICE_STYLES[die.style]
@@ -488,8 +563,10 @@ def truth(scene: Scene, seed: int, view: View, lens: Lens, board: Board, placed)
     usable, why = True, None
     if scene.hand is not None:
         usable, why = False, "hand"
-    elif scene.lighting.motion >= 6:
+    elif scene.lighting.motion >= MOTION_UNUSABLE:
         usable, why = False, "motion"
+    elif scene.lighting.glare >= GLARE_UNUSABLE:
+        usable, why = False, "glare"
     trays_seen = _trays_in_view(scene, view, lens, board)
     dice = []
     for die, pts in zip(scene.dice, placed["dice"], strict=True):
