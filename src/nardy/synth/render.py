@@ -130,8 +130,9 @@ _BOARD_CACHE: dict = {}
 
 def _static(scene: Scene) -> Scene:
     """The scene without what moves: the board as it is drawn before any checker."""
-    return dataclasses.replace(scene, points=(0,) * 24, bar=(0, 0), off=(0, 0), dice=(),
-                               cube=None, hand=None)
+    return dataclasses.replace(
+        scene, points=(0,) * 24, bar=(0, 0), off=(0, 0), dice=(), cube=None, hand=None
+    )
 
 
 class _Painter:

@@ -1,5 +1,5 @@
 """Profiles that ship: each made by ``nardy calibrate --corners`` from the fixture of the same
-name in ``tests/fixtures/boards`` (a classic, a dark and a nardy board in the starting position,
+name in ``tests/fixtures/boards`` (a classic, a dark and a felt board in the starting position,
 so each records its orientation)."""
 
 from __future__ import annotations
