@@ -69,6 +69,7 @@ def test_table_fits_a_phone_screen(browser, live_server):
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
     page = context.new_page()
     page.goto(f"{live_server}/table/t1")
+    page.locator("#board svg").wait_for()
     width = page.evaluate("document.documentElement.scrollWidth")
     board = page.locator("#board svg").bounding_box()
     context.close()
