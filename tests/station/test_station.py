@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from nardy.referee.events import DiceThrown
+from nardy.referee.events import ActionRefused, DiceThrown
 from nardy.referee.live import LiveTable
 from nardy.referee.setup import TableSetup
 from nardy.referee.store import EventStore
 from nardy.station.station import TableStation
-from nardy.webui.hub import ActionRefused
 
 
 @pytest.fixture

@@ -21,6 +21,11 @@ class EventError(ValueError):
     """A malformed event (in a log, a session folder or a request)."""
 
 
+class ActionRefused(ValueError):
+    """A button press the table cannot take now (no flag to answer, not this player's cube);
+    the dashboard shows it as a 409 with the referee's words."""
+
+
 PLAYERS = ("light", "dark")
 ACTORS = ("light", "dark", "director")
 

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
-from nardy.referee.events import Action, CameraStatus, Event, Observation
+from nardy.referee.events import Action, ActionRefused, CameraStatus, Event, Observation
 from nardy.referee.live import LiveTable
 from nardy.referee.session import FrameInput
 from nardy.station.view import snapshot as view_snapshot
@@ -101,8 +101,6 @@ class TableStation:
         )
 
     def act(self, kind: str, by: str, params: dict[str, Any]) -> None:
-        from nardy.webui.hub import ActionRefused
-
         fields: dict[str, Any] = {}
         if kind == "choose":  # the dashboard's answer to "which play was it?"
             kind, fields["play"] = "correct", str(params.get("play", ""))

@@ -15,9 +15,9 @@ from typing import Any, Protocol
 
 from flask import Flask
 
+from nardy.referee.events import ActionRefused
 
-class ActionRefused(ValueError):
-    """An action the table cannot take now (wrong turn, no flag to answer…); shown as a 4xx."""
+__all__ = ["ActionRefused", "Seat", "Table", "TableHub", "hub_of"]
 
 
 class Table(Protocol):
