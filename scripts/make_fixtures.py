@@ -2,9 +2,12 @@
 """Write the committed vision fixtures: still images with truth, and short clips of moves.
 
     PYTHONPATH=src python scripts/make_fixtures.py [--out tests/fixtures] [--limit N] [--no-clips]
+    PYTHONPATH=src python scripts/make_fixtures.py --prefix train --repeat 4 --out DIR --no-clips
 
 Deterministic: every image's seed is derived from its name, so the same script writes the same
 files (byte for byte with the same OpenCV/libjpeg). ``plan()`` is what the tests re-render.
+``--prefix`` names (and so seeds) a set of its own: the training sets of the readers are made
+this way, so no fixture they are measured on was ever trained on.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from nardy.synth import random_scene, render  # noqa: E402
+from nardy.synth import SceneError, random_scene, render  # noqa: E402
 
 #: (category, how many, random_scene keywords). Order is interleaved by ``plan``.
 CATEGORIES: list[tuple[str, int, dict[str, Any]]] = [
@@ -48,10 +51,15 @@ def seed_of(name: str) -> int:
     return zlib.crc32(name.encode())
 
 
-def plan() -> list[tuple[str, int, dict[str, Any]]]:
+def plan(prefix: str = "", repeat: int = 1) -> list[tuple[str, int, dict[str, Any]]]:
     """Every still image: (name, seed, random_scene keywords), categories interleaved so that
-    the first N are a fair sample of the whole."""
-    queues = [[(f"{cat}-{i:03d}", kw) for i in range(n)] for cat, n, kw in CATEGORIES]
+    the first N are a fair sample of the whole. ``prefix`` and ``repeat`` make another set,
+    ``repeat`` times the size, whose names (and so seeds) the fixtures never use."""
+    head = f"{prefix}-" if prefix else ""
+    queues = [
+        [(f"{head}{cat}-{i:04d}" if prefix else f"{cat}-{i:03d}", kw) for i in range(n * repeat)]
+        for cat, n, kw in CATEGORIES
+    ]
     out = []
     while any(queues):
         for q in queues:
@@ -79,19 +87,27 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "tests" / "fixtures")
     ap.add_argument("--limit", type=int, default=None, help="write only the first N images")
     ap.add_argument("--no-clips", action="store_true")
+    ap.add_argument("--prefix", default="", help="name (and seed) a set apart from the fixtures")
+    ap.add_argument("--repeat", type=int, default=1, help="this many times the fixtures' count")
     args = ap.parse_args()
     boards = args.out / "boards"
     boards.mkdir(parents=True, exist_ok=True)
     kinds: Counter[str] = Counter()
     facts: Counter[str] = Counter()
     size = 0
-    items = plan()[: args.limit]
+    items = plan(args.prefix, args.repeat)[: args.limit]
     for i, (name, seed, kw) in enumerate(items):
-        data, truth = make_image(name, seed, kw)
+        if (boards / f"{name}.json").exists() and args.prefix:
+            continue  # a training set is made over several runs
+        try:
+            data, truth = make_image(name, seed, kw)
+        except (SceneError, MemoryError) as exc:  # a rare drawn scene the renderer refuses
+            print(f"\n{name}: skipped ({type(exc).__name__}: {exc})", file=sys.stderr)
+            continue
         (boards / f"{name}.jpg").write_bytes(data)
         (boards / f"{name}.json").write_text(json.dumps(truth, indent=1) + "\n")
         size += len(data)
-        kinds[name.rsplit("-", 1)[0]] += 1
+        kinds[name.rsplit("-", 1)[0].removeprefix(f"{args.prefix}-")] += 1
         facts["usable" if truth["usable"] else f"unusable ({truth['why']})"] += 1
         facts["dice"] += len(truth["dice"])
         facts["cocked dice"] += sum(not d["flat"] for d in truth["dice"])
