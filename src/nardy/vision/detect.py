@@ -117,7 +117,12 @@ def _dice_and_cube(
         from nardy.vision import cube as cube_mod
     except ImportError:
         return tuple(dice), None
-    found = cube_mod.find_cube(image, profile)
+    light_edge = None
+    if profile.orientation is None:  # whose side is whose, told from the checkers
+        from nardy.vision.sides import light_row
+
+        light_edge = light_row(reading.points, reading.bar, reading.off).row
+    found = cube_mod.find_cube(image, profile, light_edge=light_edge)
     if found is not None:
         cube = found.to_json() if hasattr(found, "to_json") else dict(found)
     return tuple(dice), cube
