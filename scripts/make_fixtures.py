@@ -51,14 +51,18 @@ def seed_of(name: str) -> int:
     return zlib.crc32(name.encode())
 
 
-def plan(prefix: str = "", repeat: int = 1) -> list[tuple[str, int, dict[str, Any]]]:
+def plan(
+    prefix: str = "", repeat: int = 1, kinds: set[str] | None = None
+) -> list[tuple[str, int, dict[str, Any]]]:
     """Every still image: (name, seed, random_scene keywords), categories interleaved so that
     the first N are a fair sample of the whole. ``prefix`` and ``repeat`` make another set,
-    ``repeat`` times the size, whose names (and so seeds) the fixtures never use."""
+    ``repeat`` times the size, whose names (and so seeds) the fixtures never use; ``kinds``
+    keeps only those categories (more of what a reader finds hard)."""
     head = f"{prefix}-" if prefix else ""
     queues = [
         [(f"{head}{cat}-{i:04d}" if prefix else f"{cat}-{i:03d}", kw) for i in range(n * repeat)]
         for cat, n, kw in CATEGORIES
+        if kinds is None or cat in kinds
     ]
     out = []
     while any(queues):
@@ -89,13 +93,17 @@ def main() -> int:
     ap.add_argument("--no-clips", action="store_true")
     ap.add_argument("--prefix", default="", help="name (and seed) a set apart from the fixtures")
     ap.add_argument("--repeat", type=int, default=1, help="this many times the fixtures' count")
+    ap.add_argument("--kinds", help="only these categories, comma-separated (e.g. stacks,bearoff)")
     args = ap.parse_args()
+    only = set(args.kinds.split(",")) if args.kinds else None
+    if only and only - {cat for cat, _, _ in CATEGORIES}:
+        ap.error(f"unknown categories: {', '.join(sorted(only - {c for c, _, _ in CATEGORIES}))}")
     boards = args.out / "boards"
     boards.mkdir(parents=True, exist_ok=True)
     kinds: Counter[str] = Counter()
     facts: Counter[str] = Counter()
     size = 0
-    items = plan(args.prefix, args.repeat)[: args.limit]
+    items = plan(args.prefix, args.repeat, only)[: args.limit]
     for i, (name, seed, kw) in enumerate(items):
         if (boards / f"{name}.json").exists() and args.prefix:
             continue  # a training set is made over several runs

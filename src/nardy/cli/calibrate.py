@@ -53,7 +53,6 @@ def run(args: argparse.Namespace) -> int:
     from nardy.calibration.measure import measure_geometry
     from nardy.vision.board import BoardReader
     from nardy.vision.images import ImageError, load_image
-    from nardy.vision.selfcal import refine_checker
 
     try:
         image = load_image(args.image)
@@ -79,7 +78,6 @@ def run(args: argparse.Namespace) -> int:
             corners, source = find_corners(image), "auto"
         geometry = measure_geometry(image, corners)
         profile = BoardProfile.from_corners(corners, size, geometry, lens, source=source)
-        profile = refine_checker(image, profile)
     except ProfileError as e:
         raise UsageError(str(e)) from e
     reading = BoardReader(profile).read(image)

@@ -10,9 +10,8 @@ from functools import cached_property
 import numpy as np
 
 from nardy.calibration import BoardProfile
-from nardy.vision.bar import read_bar, read_tray
+from nardy.vision.checkers import TilesRead, read_tiles, settle_colours
 from nardy.vision.config import VisionConfig
-from nardy.vision.points import read_points
 from nardy.vision.reading import BoardReading
 from nardy.vision.sampler import Sampler
 from nardy.vision.usable import frame_intruder, frame_light, surface_glare
@@ -44,11 +43,7 @@ class BoardReader:
         if not light.usable:
             return BoardReading.unusable(light.why or "too dark")
         tiles = self.sampler.sample(frame)
-        g = self.profile.geometry
         strips = tiles.strips()
-        pts = read_points(
-            tiles.strips(lab=True), tiles.layout, g.point_length, g.aspect, self.config
-        )
         verdicts = [
             surface_glare(strips, tiles.raw_level(self.config.glare_level), self.config),
             frame_intruder(
@@ -59,32 +54,21 @@ class BoardReader:
             ),
         ]
         bad = [v for v in verdicts if not v.usable]
-        checker = tiles.layout.checker
-        bar = read_bar(
-            tiles.get("bar", lab=True), checker, pts.light_lab, pts.dark_lab, self.config
-        )
+        checker_tiles = tiles.checker_tiles()
+        read = settle_colours(checker_tiles, read_tiles(checker_tiles), self.config)
+        signed = np.where(read.light, read.counts, -read.counts)
+        bar, bar_conf = _sides(read, slice(24, 26))
         off, off_conf = None, 0.0
-        if self._trays_in_view:
-            trays = [
-                read_tray(
-                    tiles.get(f"tray{i}", lab=True),
-                    checker,
-                    pts.light_lab,
-                    pts.dark_lab,
-                    self.config,
-                )
-                for i in (0, 1)
-            ]
-            off = (sum(t.light for t in trays), sum(t.dark for t in trays))
-            off_conf = min(t.confidence for t in trays)
+        if self._trays_in_view and len(read.counts) == 28:
+            off, off_conf = _sides(read, slice(26, 28))
         return BoardReading(
             usable=not bad,
             why="; ".join(v.why for v in bad if v.why) or None,
-            points=pts.counts,
-            bar=(bar.light, bar.dark),
+            points=tuple(int(v) for v in signed[:24]),
+            bar=bar,
             off=off,
-            point_confidence=pts.confidence,
-            bar_confidence=bar.confidence,
+            point_confidence=tuple(float(c) for c in read.confidence[:24]),
+            bar_confidence=bar_conf,
             off_confidence=off_conf,
         )
 
@@ -101,6 +85,18 @@ class BoardReader:
             if (pts < 0).any() or (pts[:, 0] > w - 1).any() or (pts[:, 1] > h - 1).any():
                 return False
         return True
+
+
+def _sides(read: TilesRead, tiles: slice) -> tuple[tuple[int, int], float]:
+    """Light's and dark's checkers over a pair of tiles (the bar's halves, the two trays),
+    whichever tile each stands on, and the least confidence of the pair."""
+    light = dark = 0
+    for count, is_light in zip(read.counts[tiles], read.light[tiles], strict=True):
+        if is_light:
+            light += int(count)
+        else:
+            dark += int(count)
+    return (light, dark), float(read.confidence[tiles].min())
 
 
 def read_board(

@@ -15,19 +15,11 @@ class VisionConfig:
     rect_width: int = 400
     margin_x: float = 0.17  # of the surface width, each side (room for trays beside the frame)
     margin_y: float = 0.10  # of the surface height, top and bottom
-    strip_pixels: int = 20  # pixels across one point when its strip is sampled
-    # checkers (their size against the points is the profile's, measured per board)
-    max_per_point: int = 15
-    checker_pitch: float = 1.005  # centre-to-centre distance of checkers in a row, in diameters
-    colour_evidence: float = 7.0  # disc unlike the empty board, less its own spread (Lab units)
-    same_colour: float = 20.0  # Lab distance under which checkers are the colour of their point
-    layer_from: int = 5  # nobody starts a second layer on a point before this many in a row
-    side_board: float = 12.0  # Lab distance under which a pixel beside a stack is the board
-    outline_evidence: float = 7.0  # mean gradient on a checker's rim beyond the board's own
-    bar_skip: float = 0.45  # diameters either side of the bar's middle left to the cube
-    bar_row: int = 3  # checkers in a line on each half of the bar before a second layer
-    tray_pitch: float = 0.245  # a checker's thickness (standing on edge), in diameters
-    tray_evidence: float = 14.0  # colour distance (Lab) from the tray's floor that is a checker
+    # the checker network was trained on tiles of this size: change both together
+    strip_pixels: int = 16  # pixels across a point (the bar, a tray) in the checker reader's tiles
+    strip_length: int = 96  # pixels along a tile: a point's base to the middle of the board
+    colour_sure: float = 0.9  # a point read this surely gives its set's colour to the others
+    sets_apart: float = 15.0  # Lab (8-bit) distance under which the two sets are not told apart
     # usability
     dark_mean: float = 12.0  # mean grey level below which the frame is too dark to read
     glare_level: int = 235  # grey level of the camera's frame taken as blown out

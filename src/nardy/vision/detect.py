@@ -45,7 +45,7 @@ def detect_image(
     config = config or VisionConfig()
     size = (image.shape[1], image.shape[0])
     if profile is None and corners is not None:
-        profile = profile_from_corners(image, corners, config)
+        profile = profile_from_corners(image, corners)
     if profile is None:
         from nardy.calibration.auto import BoardNotFound, find_board
 
@@ -53,9 +53,6 @@ def detect_image(
             profile = find_board(image)
         except BoardNotFound as e:
             return DetectResult(BoardReading.unusable(str(e)), None)
-        from nardy.vision.selfcal import refine_checker
-
-        profile = refine_checker(image, profile, config)
     else:
         try:
             profile = profile.for_size(size)
@@ -66,17 +63,12 @@ def detect_image(
     return DetectResult(reading, profile, dice, cube)
 
 
-def profile_from_corners(
-    image: np.ndarray, corners: Any, config: VisionConfig | None = None
-) -> BoardProfile:
-    """A profile from corners alone: the layout measured from the photo, the aspect checked
-    against the checkers' own roundness."""
+def profile_from_corners(image: np.ndarray, corners: Any) -> BoardProfile:
+    """A profile from corners alone: the layout (bar, trays) measured from the photo."""
     from nardy.calibration.measure import measure_geometry
-    from nardy.vision.selfcal import refine_checker
 
     size = (image.shape[1], image.shape[0])
-    profile = BoardProfile.from_corners(corners, size, measure_geometry(image, corners))
-    return refine_checker(image, profile, config)
+    return BoardProfile.from_corners(corners, size, measure_geometry(image, corners))
 
 
 def where_on_board(profile: BoardProfile, centre: tuple[float, float]) -> str:

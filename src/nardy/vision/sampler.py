@@ -18,17 +18,20 @@ import numpy as np
 from nardy.calibration import BoardProfile
 from nardy.vision.config import VisionConfig
 
+#: The tiles the checker reader sees, in this order: the 24 points, the bar's two halves (top,
+#: bottom of the surface as it lies in the image), the two trays (bottom, top) when in view.
+BAR_TILES = ("bar_top", "bar_bottom")
+TRAY_TILES = ("tray0", "tray1")
+
 
 @dataclass(frozen=True)
 class Layout:
-    """Sizes (pixels) of the tiles; ``px`` is the length of one pixel in board x units."""
+    """Sizes (pixels) of the tiles; ``px`` is the length of one pixel across a point, in board
+    x units (the frame's band is sampled at that pitch)."""
 
-    strip_w: int  # across a point
-    strip_l: int  # along a point, base to the middle of the board
+    strip_w: int  # across a point, the bar, a tray
+    strip_l: int  # along: a point's base to the middle of the board, the bar's middle to its end
     px: float
-    checker: float  # checker diameter in strip pixels
-    bar_w: int
-    half_l: int  # half of the surface height, in pixels
 
 
 @dataclass(frozen=True)
@@ -40,44 +43,40 @@ class Sampler:
     def layout(self) -> Layout:
         g = self.profile.geometry
         c = self.config
-        strip_w = c.strip_pixels
-        px = g.point_width / strip_w
-        half_l = round(0.5 * g.aspect / px)
-        bar_w = max(4, round((g.bar[1] - g.bar[0]) / px))
-        return Layout(strip_w, half_l, px, g.checker * strip_w, bar_w, half_l)
+        return Layout(c.strip_pixels, c.strip_length, g.point_width / c.strip_pixels)
+
+    def _tile(self, x0: float, x1: float, y0: float, y1: float) -> np.ndarray:
+        """Board coordinates (strip_l × strip_w × 2) of a tile running from the edge at ``y0``
+        to ``y1``, across ``x0``..``x1``: every tile has the same size in pixels, whatever the
+        board's proportions, so one network reads them all."""
+        lay = self.layout
+        u = x0 + (np.arange(lay.strip_w) + 0.5) * (x1 - x0) / lay.strip_w
+        t = y0 + (np.arange(lay.strip_l) + 0.5) * (y1 - y0) / lay.strip_l
+        uu, tt = np.meshgrid(u, t)
+        return np.stack([uu, tt], -1)
 
     def strip_coords(self, number: int) -> np.ndarray:
-        """Board coordinates (h × w × 2) of the pixels of point ``number``'s strip, base first."""
-        lay = self.layout
-        g = self.profile.geometry
-        shape = g.point(number)
-        u = (np.arange(lay.strip_w) + 0.5 - lay.strip_w / 2) * (shape.width / lay.strip_w)
-        t = (np.arange(lay.strip_l) + 0.5) * lay.px / g.aspect
-        uu, tt = np.meshgrid(u, t)
-        return np.stack([shape.base[0] + uu, shape.base[1] + shape.down * tt], -1)
+        """Point ``number``'s strip, from its base at the frame to the middle of the board."""
+        shape = self.profile.geometry.point(number)
+        x, y = shape.base
+        half = shape.width / 2
+        return self._tile(x - half, x + half, y, 0.5)
 
-    def bar_coords(self) -> np.ndarray:
-        """The bar, top to bottom (2·half_l × bar_w × 2)."""
-        lay = self.layout
-        g = self.profile.geometry
-        x = np.linspace(g.bar[0], g.bar[1], lay.bar_w + 2)[1:-1]
-        y = (np.arange(2 * lay.half_l) + 0.5) / (2 * lay.half_l)
-        xx, yy = np.meshgrid(x, y)
-        return np.stack([xx, yy], -1)
+    def bar_coords(self) -> list[np.ndarray]:
+        """The bar's two halves (top, bottom), each from the middle of the board outward."""
+        left, right = self.profile.geometry.bar
+        return [self._tile(left, right, 0.5, 0.0), self._tile(left, right, 0.5, 1.0)]
 
     def tray_coords(self, which: int) -> np.ndarray | None:
+        """Tray ``which`` (0 the bottom one, 1 the top), from its outer end inward (checkers
+        stand on edge from there)."""
         trays = self.profile.geometry.trays
         if trays is None:
             return None
         r = trays[which]
-        lay = self.layout
-        g = self.profile.geometry
-        w = max(4, round(r.width / lay.px))
-        h = max(4, round(r.height * g.aspect / lay.px))
-        x = r.x0 + (np.arange(w) + 0.5) * r.width / w
-        y = r.y0 + (np.arange(h) + 0.5) * r.height / h
-        xx, yy = np.meshgrid(x, y)
-        return np.stack([xx, yy], -1)
+        if which == 0:
+            return self._tile(r.x0, r.x1, r.y1, r.y0)
+        return self._tile(r.x0, r.x1, r.y0, r.y1)
 
     @cached_property
     def band_sides(self) -> tuple[tuple[int, int], ...]:
@@ -128,16 +127,14 @@ class Sampler:
     def _plan(self) -> tuple[dict[str, list[tuple[int, int, int, int]]], np.ndarray]:
         """A compact mosaic (remapping costs by the pixel): the strips, the bar's two halves and
         the trays side by side on one shelf, the long thin band of frame wrapped below."""
-        half = self.layout.half_l
-        bar = self.bar_coords()
         shelf: list[tuple[str, np.ndarray]] = [
             (f"p{n}", self.strip_coords(n)) for n in range(1, 25)
         ]
-        shelf += [("bar", bar[:half]), ("bar", bar[half:])]
-        for i in (0, 1):
+        shelf += list(zip(BAR_TILES, self.bar_coords(), strict=True))
+        for name, i in zip(TRAY_TILES, (0, 1), strict=True):
             t = self.tray_coords(i)
             if t is not None:
-                shelf.append((f"tray{i}", t))
+                shelf.append((name, t))
         band = self.band_coords()
         shelf_h = max(t.shape[0] for _, t in shelf)
         width = sum(t.shape[1] for _, t in shelf)
@@ -196,26 +193,33 @@ class Tiles:
         lo, gain = self.levels
         return (level - lo) * gain
 
-    @cached_property
-    def lab(self) -> np.ndarray:
-        """The whole mosaic in L*a*b* (L 0..100), converted once for every reader."""
-        from nardy.vision.points import to_lab
-
-        return to_lab(self.mosaic)
-
     def get(self, name: str, lab: bool = False) -> np.ndarray | None:
-        """A tile, its pieces joined again (the bar's halves one above the other, the band's
-        pieces end to end); in L*a*b* with ``lab``."""
+        """A tile, its pieces joined again (the band's pieces end to end); in L*a*b* with
+        ``lab``."""
         if name not in self.regions:
             return None
-        source = self.lab if lab else self.mosaic
-        pieces = [source[y : y + h, x : x + w] for y, x, h, w in self.regions[name]]
-        if len(pieces) == 1:
-            return pieces[0]
-        return np.concatenate(pieces, axis=1 if name == "band" else 0)
+        pieces = [self.mosaic[y : y + h, x : x + w] for y, x, h, w in self.regions[name]]
+        tile = pieces[0] if len(pieces) == 1 else np.concatenate(pieces, axis=1)
+        return to_lab(tile) if lab else tile
 
-    def strips(self, lab: bool = False) -> np.ndarray:
-        """All 24 point strips as one array (24 × strip_l × strip_w × channels)."""
+    def strips(self) -> np.ndarray:
+        """All 24 point strips as one array (24 × strip_l × strip_w × 3)."""
+        return self._shelf(24)
+
+    def checker_tiles(self) -> np.ndarray:
+        """Every tile the checker reader sees, in order: the 24 points, the bar's halves, the
+        trays when in view (n × strip_l × strip_w × 3)."""
+        return self._shelf(26 + sum(t in self.regions for t in TRAY_TILES))
+
+    def _shelf(self, count: int) -> np.ndarray:
         _, x0, h, w = self.regions["p1"][0]
-        block = (self.lab if lab else self.mosaic)[:h, x0 : x0 + 24 * w]
-        return block.reshape(h, 24, w, -1).transpose(1, 0, 2, 3)
+        block = self.mosaic[:h, x0 : x0 + count * w]
+        return block.reshape(h, count, w, -1).transpose(1, 0, 2, 3)
+
+
+def to_lab(bgr: np.ndarray) -> np.ndarray:
+    """BGR uint8 → L*a*b* float32 with L in 0..100."""
+    lab = cv2.cvtColor(np.ascontiguousarray(bgr), cv2.COLOR_BGR2Lab).astype(np.float32)
+    lab[..., 0] *= 100.0 / 255.0
+    lab[..., 1:] -= 128.0
+    return lab

@@ -1,0 +1,390 @@
+#!/usr/bin/env python3
+"""Train the checker reader's network (``src/nardy/vision/checker_model.npz``).
+
+    PYTHONPATH=src python scripts/make_fixtures.py --prefix train --repeat 4 \\
+        --out /work/cache/train --no-clips
+    PYTHONPATH=src python scripts/make_fixtures.py --prefix pts --repeat 8 \\
+        --kinds stacks,dark-on-dark,bearoff,trays-out --out /work/cache/points --no-clips
+    PYTHONPATH=src python scripts/train_point_model.py /work/cache/train/boards \\
+        /work/cache/points/boards --tiles /work/cache/points/tiles.npz
+
+Two steps, the first cached in ``--tiles``:
+
+1. Tiles. Every usable training image (no hand, no glare, no motion: the truth says) is read
+   the way the reader reads a frame: a profile from the four corners with the layout measured
+   from the photo (``measure_geometry``), then the sampler's tiles (24 points, the bar's two
+   halves, the two trays). Each image is read ``--versions`` times, all but the first with its
+   corners moved a few pixels at random, because no real calibration is exact. Labels come from
+   the truth: ``points``, ``bar`` (light's half is the bottom one in the renderer's boards,
+   dark's the top), ``off`` (light's tray the bottom one).
+2. Training (PyTorch, CPU, one thread). Every batch is varied as a camera would vary it:
+   brightness, contrast and colour cast, blur, noise, a mirror image across the tile. One head
+   says the count (0–15), the other light or dark. A tenth of the images (by name) is held out
+   and its accuracy printed each epoch.
+
+The training images come from the renderer with seeds no fixture uses (``--prefix``): the
+fixtures in ``tests/fixtures/boards`` are never trained on, only measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+import time
+import zlib
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+from nardy.calibration import BoardProfile, ProfileError  # noqa: E402
+from nardy.calibration.geometry import GeometryError  # noqa: E402
+from nardy.calibration.measure import measure_geometry  # noqa: E402
+from nardy.vision.checkers import (  # noqa: E402
+    MOST,
+    WEIGHTS,
+    kind_features,
+    network_input,
+    tile_kinds,
+)
+from nardy.vision.sampler import Sampler  # noqa: E402
+
+IGNORE = -1
+
+
+def render_bar_scenes(out: Path, count: int) -> None:
+    """Scenes with checkers on the bar, which the fixtures' positions rarely have: random
+    scenes (seeds apart from the fixtures', by name) with a few checkers of each side taken
+    from their points and put on the bar."""
+    import dataclasses
+
+    from nardy.synth import SceneError, random_scene, render
+
+    out.mkdir(parents=True, exist_ok=True)
+    for i in range(count):
+        name = f"pts-bar-{i:04d}"
+        if (out / f"{name}.json").exists():
+            continue
+        seed = zlib.crc32(name.encode())
+        rng = np.random.default_rng(seed)
+        scene = random_scene(rng, with_hand=False)
+        pts, bar = list(scene.points), [0, 0]
+        for who, sign in ((0, 1), (1, -1)):
+            for _ in range(int(rng.choice([0, 1, 1, 2, 2, 3, 4, 5]))):
+                own = [p for p, v in enumerate(pts) if v * sign > 0]
+                if not own:
+                    break
+                pts[int(rng.choice(own))] -= sign
+                bar[who] += 1
+        try:
+            scene = dataclasses.replace(scene, points=tuple(pts), bar=(bar[0], bar[1]))
+            img, truth = render(scene, seed)
+        except (SceneError, MemoryError):
+            continue
+        _, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, scene.jpeg_quality])
+        truth["image"] = f"{name}.jpg"
+        (out / f"{name}.jpg").write_bytes(buf.tobytes())
+        (out / f"{name}.json").write_text(json.dumps(truth, indent=1) + "\n")
+        print(f"\r{i + 1}/{count} {name}", end="", flush=True)
+    print()
+
+
+def labels(truth: dict, n_tiles: int, trays_right: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Count and colour (0 light, 1 dark, IGNORE when empty or unknown) of every tile."""
+    counts = np.full(n_tiles, IGNORE)
+    colours = np.full(n_tiles, IGNORE)
+    pts = truth["points"]
+    counts[:24] = np.abs(pts)
+    colours[:24] = np.where(np.asarray(pts) > 0, 0, np.where(np.asarray(pts) < 0, 1, IGNORE))
+    light_bar, dark_bar = truth["bar"]
+    counts[24], colours[24] = dark_bar, 1 if dark_bar else IGNORE  # top half
+    counts[25], colours[25] = light_bar, 0 if light_bar else IGNORE  # bottom half
+    if n_tiles == 28 and truth["off"] is not None and trays_right:
+        light_off, dark_off = truth["off"]
+        counts[26], colours[26] = light_off, 0 if light_off else IGNORE  # bottom tray
+        counts[27], colours[27] = dark_off, 1 if dark_off else IGNORE  # top tray
+    return counts, colours
+
+
+def rendered(folders: list[Path], done: set[str]):
+    """(name, image, truth) of every usable training image not yet collected."""
+    for jf in sorted(f for folder in folders for f in folder.glob("*.json")):
+        if jf.stem in done:
+            continue
+        truth = json.loads(jf.read_text())
+        image = cv2.imread(str(jf.with_suffix(".jpg")), cv2.IMREAD_COLOR)
+        if truth["usable"] and image is not None:
+            yield jf.stem, image, truth
+
+
+def drawn(count: int, done: set[str]):
+    """Plainly drawn boards (``tests/vision/vision_drawn.py``: flat discs, no shading) with
+    random rows of checkers, seen at random tilts: a board style unlike the renderer's."""
+    sys.path.insert(0, str(ROOT / "tests" / "vision"))
+    from vision_drawn import draw_board, photograph
+
+    for i in range(count):
+        name = f"pts-drawn-{i:04d}"
+        if name in done:
+            continue
+        rng = np.random.default_rng(zlib.crc32(name.encode()))
+        counts = rng.choice([0, 0, 0, 1, 2, 2, 3, 4, 5, 6], 24) * rng.choice([-1, 1], 24)
+        flat, corners = draw_board([int(v) for v in counts], seed=i)
+        size = (1280, 720) if rng.random() < 0.7 else (960, 540)
+        photo, seen = photograph(
+            flat, corners, size=size, tilt=float(rng.uniform(0, 35)), noise=rng.uniform(1, 5)
+        )
+        truth = {
+            "points": counts.tolist(),
+            "bar": [0, 0],
+            "off": None,
+            "corners": seen.tolist(),
+            "style": {"scene": {"trays": "right"}},
+        }
+        yield name, photo, truth
+
+
+def collect(samples, versions: int, jitter: float, out: Path) -> None:
+    """Step 1: the tiles and labels of every (name, image, truth) in ``samples``, added to
+    ``out`` (.npz), so a set still being rendered can be collected as it grows."""
+    xs, kinds, counts, colours, groups, names = [], [], [], [], [], []
+    t0 = time.time()
+    for i, (name, image, truth) in enumerate(samples):
+        size = (image.shape[1], image.shape[0])
+        true_corners = np.asarray(truth["corners"], float)
+        scale = np.linalg.norm(true_corners[1] - true_corners[0])  # the surface's width
+        rng = np.random.default_rng(zlib.crc32(name.encode()))
+        side = truth["style"]["scene"].get("trays", "right")
+        try:
+            # measured once, on the true corners: moving the corners then moves every tile
+            # against the board as a calibration error would
+            geometry = measure_geometry(image, true_corners)
+        except (ProfileError, GeometryError):
+            continue
+        trays = geometry.trays
+        right = trays is not None and (trays[0].x0 > 0.5) == (side == "right")
+        for v in range(versions):
+            corners = true_corners + (v > 0) * rng.normal(0, jitter * scale, (4, 2))
+            try:
+                profile = BoardProfile.from_corners(corners, size, geometry)
+            except ProfileError:
+                continue
+            tiles = Sampler(profile).sample(image).checker_tiles()
+            n = len(tiles)
+            c, k = labels(truth, n, right)
+            xs.append(tiles)
+            kinds.append(tile_kinds(n))
+            counts.append(c)
+            colours.append(k)
+            groups.append(np.full(n, zlib.crc32(name.encode()) % 10))
+            names.append(np.full(n, name))
+        if i % 20 == 0:
+            print(f"\r{i + 1} images, {time.time() - t0:.0f} s", end="", flush=True)
+    print()
+    if not xs:
+        return
+    new = {
+        "x": np.concatenate(xs),
+        "kind": np.concatenate(kinds),
+        "count": np.concatenate(counts),
+        "colour": np.concatenate(colours),
+        "group": np.concatenate(groups),
+        "name": np.concatenate(names),
+    }
+    if out.exists():
+        old = dict(np.load(out))
+        new = {k: np.concatenate([old[k], v]) for k, v in new.items()}
+    np.savez(out, **new)
+
+
+def collected(path: Path) -> set[str]:
+    return set(np.load(path)["name"].tolist()) if path.exists() else set()
+
+
+def build_model(channels: tuple[int, int, int], hidden: int, tile: tuple[int, int]):
+    import torch
+    from torch import nn
+
+    class Net(nn.Module):
+        """``tinynet``'s shape: three conv + ReLU + max-pool, two dense layers."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            a, b, c = channels
+            self.conv1 = nn.Conv2d(3, a, 3, padding=1)
+            self.conv2 = nn.Conv2d(a, b, 3, padding=1)
+            self.conv3 = nn.Conv2d(b, c, 3, padding=1)
+            flat = c * (tile[0] // 8) * (tile[1] // 8)
+            self.fc1 = nn.Linear(flat + 3, hidden)
+            self.fc2 = nn.Linear(hidden, MOST + 3)
+
+        def forward(self, x, extra):
+            for conv in (self.conv1, self.conv2, self.conv3):
+                x = torch.max_pool2d(torch.relu(conv(x)), 2)
+            x = torch.cat([x.flatten(1), extra], 1)
+            return self.fc2(torch.relu(self.fc1(x)))
+
+    return Net()
+
+
+def augment(x, gen):
+    """A batch (n, 3, l, w) as other cameras and lights would show it."""
+    import torch
+    import torch.nn.functional as F
+
+    n = len(x)
+
+    def r(lo, hi, *shape):
+        return lo + (hi - lo) * torch.rand(n, *shape, generator=gen)
+
+    x = x * r(0.7, 1.3, 1, 1, 1) + r(-0.4, 0.4, 1, 1, 1)  # contrast, brightness
+    x = x * r(0.85, 1.15, 3, 1, 1) + r(-0.15, 0.15, 3, 1, 1)  # colour cast
+    blur = torch.rand(n, generator=gen) < 0.4
+    if blur.any():
+        k = torch.tensor([0.25, 0.5, 0.25])
+        k2 = (k[:, None] * k[None, :]).expand(3, 1, 3, 3)
+        x[blur] = F.conv2d(F.pad(x[blur], (1, 1, 1, 1), mode="replicate"), k2, groups=3)
+    x = x + torch.randn(x.shape, generator=gen) * r(0.0, 0.12, 1, 1, 1)
+    flip = torch.rand(n, generator=gen) < 0.5
+    x[flip] = x[flip].flip(3)
+    return x
+
+
+def train(args: argparse.Namespace) -> None:
+    import torch
+    import torch.nn.functional as F
+
+    torch.set_num_threads(1)
+    torch.manual_seed(args.seed)
+    gen = torch.Generator().manual_seed(args.seed)
+    data = dict(np.load(args.tiles))
+    x_all = data["x"]
+    keep = data["count"] != IGNORE
+    held = data["group"] == 0
+    tr = np.flatnonzero(keep & ~held)
+    va = np.flatnonzero(keep & held)
+    print(f"tiles: {len(tr)} training, {len(va)} held out")
+    for name, kind in (("points", 0), ("bar", 1), ("trays", 2)):
+        sel = data["kind"][tr] == kind
+        hist = np.bincount(data["count"][tr][sel], minlength=MOST + 1)
+        print(f"  {name}: {sel.sum()} tiles, counts {hist.tolist()}")
+    tile = x_all.shape[1:3]
+    model = build_model(tuple(args.channels), args.hidden, tile)
+    if args.init:  # go on from weights trained before (on less data)
+        with np.load(args.init) as z:
+            model.load_state_dict({k: torch.from_numpy(z[k].astype(np.float32)) for k in z.files})
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    steps = args.epochs * (args.samples // args.batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, args.lr, total_steps=steps)
+
+    def tensors(idx):
+        x = torch.from_numpy(network_input(x_all[idx])).permute(0, 3, 1, 2).contiguous()
+        extra = torch.from_numpy(kind_features(data["kind"][idx]))
+        count = torch.from_numpy(data["count"][idx])
+        colour = torch.from_numpy(data["colour"][idx])
+        return x, extra, count, colour
+
+    # harder tiles (tall stacks, the bar and trays) are rarer: draw them more often
+    weight = np.ones(len(tr))
+    weight[(data["count"][tr] == 0) & (data["kind"][tr] == 0)] = 0.5
+    weight[data["count"][tr] >= 5] = 2.0
+    weight[data["kind"][tr] != 0] = 3.0
+    weight /= weight.sum()
+    rng = np.random.default_rng(args.seed)
+    t0 = time.time()
+    for epoch in range(args.epochs):
+        model.train()
+        order = rng.choice(tr, size=(args.samples // args.batch, args.batch), p=weight)
+        total = 0.0
+        for idx in order:
+            x, extra, count, colour = tensors(np.sort(idx))
+            out = model(augment(x, gen), extra)
+            loss = F.cross_entropy(out[:, : MOST + 1], count)
+            has = colour != IGNORE
+            if has.any():
+                loss = loss + F.cross_entropy(out[has, MOST + 1 :], colour[has])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss.detach())
+        print(
+            f"epoch {epoch + 1}: loss {total / len(order):.4f}, "
+            f"held out {evaluate(model, tensors, va, data)}, {time.time() - t0:.0f} s",
+            flush=True,
+        )
+        export(model, args.out)
+    print(f"wrote {args.out}")
+
+
+def evaluate(model, tensors, idx: np.ndarray, data) -> str:
+    import torch
+
+    model.eval()
+    wrong = np.zeros(3)
+    seen = np.zeros(3)
+    with torch.no_grad():
+        for chunk in np.array_split(idx, max(1, len(idx) // 2048)):
+            x, extra, count, colour = tensors(chunk)
+            out = model(x, extra)
+            c = out[:, : MOST + 1].argmax(1)
+            k = out[:, MOST + 1 :].argmax(1)
+            bad = (c != count) | ((colour != IGNORE) & (k != colour))
+            kinds = data["kind"][chunk]
+            for kind in range(3):
+                sel = kinds == kind
+                wrong[kind] += int(bad.numpy()[sel].sum())
+                seen[kind] += int(sel.sum())
+    return ", ".join(
+        f"{name} {100 * w / max(s, 1):.2f} % wrong"
+        for name, w, s in zip(("points", "bar", "trays"), wrong, seen, strict=True)
+    )
+
+
+def export(model, out: Path) -> None:
+    weights = {k: v.detach().numpy().astype(np.float16) for k, v in model.state_dict().items()}
+    np.savez_compressed(out, **weights)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("folders", type=Path, nargs="*", help="training images with truth JSON")
+    ap.add_argument("--tiles", type=Path, required=True, help="cache of step 1 (.npz)")
+    ap.add_argument("--versions", type=int, default=2, help="reads of each image")
+    ap.add_argument("--collect-only", action="store_true", help="step 1 only")
+    ap.add_argument("--drawn", type=int, default=0, help="add this many drawn boards")
+    ap.add_argument("--render-bar", type=int, metavar="N", help="first render N bar scenes")
+    ap.add_argument("--bar-out", type=Path, help="where the bar scenes go")
+    ap.add_argument("--jitter", type=float, default=0.005, help="corner noise, surface widths")
+    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--batch", type=int, default=128)
+    ap.add_argument("--samples", type=int, default=20000, help="tiles drawn in an epoch")
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--channels", type=int, nargs=3, default=[8, 16, 32])
+    ap.add_argument("--hidden", type=int, default=64)
+    ap.add_argument("--seed", type=int, default=4)
+    ap.add_argument("--init", type=Path, help="start from these weights (.npz)")
+    ap.add_argument("--out", type=Path, default=WEIGHTS)
+    args = ap.parse_args()
+    if args.render_bar:
+        render_bar_scenes(args.bar_out, args.render_bar)
+        args.folders.append(args.bar_out)
+    if args.folders or args.drawn:
+        done = collected(args.tiles)
+        samples = itertools.chain(rendered(args.folders, done), drawn(args.drawn, done))
+        collect(samples, args.versions, args.jitter, args.tiles)
+        if args.collect_only:
+            return 0
+    if not args.tiles.exists():
+        ap.error("no tiles yet: name the training folders")
+    train(args)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
