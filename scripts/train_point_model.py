@@ -273,7 +273,7 @@ def train(args: argparse.Namespace) -> None:
         sel = data["kind"][tr] == kind
         hist = np.bincount(data["count"][tr][sel], minlength=MOST + 1)
         print(f"  {name}: {sel.sum()} tiles, counts {hist.tolist()}")
-    tile = x_all.shape[1:3]
+    tile = network_input(x_all[:1]).shape[1:3]
     model = build_model(tuple(args.channels), args.hidden, tile)
     if args.init:  # go on from weights trained before (on less data)
         with np.load(args.init) as z:

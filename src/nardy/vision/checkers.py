@@ -40,8 +40,12 @@ def tile_kinds(count: int) -> np.ndarray:
 
 
 def network_input(tiles: np.ndarray) -> np.ndarray:
-    """Tiles (n × l × w × 3, uint8 BGR, levels stretched) as the network takes them."""
-    return (tiles.astype(np.float32) - 128.0) / 64.0
+    """Tiles (n × l × w × 3, uint8 BGR, levels stretched) as the network takes them: averaged
+    over 2 × 2 pixels (sampled fine and averaged, the grain of wood and sensor noise cancel;
+    the network then costs a quarter of what it would at the sampled size)."""
+    n, length, width, _ = tiles.shape
+    x = tiles.reshape(n, length // 2, 2, width // 2, 2, 3).astype(np.float32).mean(axis=(2, 4))
+    return (x - 128.0) / 64.0
 
 
 def kind_features(kinds: np.ndarray) -> np.ndarray:
