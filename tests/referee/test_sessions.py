@@ -50,11 +50,6 @@ def test_the_replayed_record_holds_together_as_the_shared_record(name):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    reason="vision does not yet read the rendered session boards right (checkers on points, dice): "
-    "the replay with vision misses or misjudges turns",
-    strict=True,  # once vision reads them right, this marker must go
-)
 def test_replay_with_vision_reading_the_frames_gives_the_true_record():
     name = "caucasian_foul"
     proc = replay(name)
