@@ -65,12 +65,15 @@ def samples(path: Path, rng: np.random.Generator, copies: int, cfg: cube_reader.
         near = [s for s in spots if np.hypot(s[0] - at[0], s[1] - at[1]) < 0.8 * side]
         centres += near[:1]  # where the reader's own search puts it
         value = cube_reader.FACES.index(truth["cube"]["value"]) + 1
+        r = int(win * 1.5)  # a piece of the view around the cube: relit, it stays cheap
+        x0, y0 = max(0, int(at[0]) - r), max(0, int(at[1]) - r)
+        piece = view[y0 : int(at[1]) + r, x0 : int(at[0]) + r]
         for k in range(copies):
             cx, cy = centres[k % len(centres)]
             dx, dy = rng.uniform(-0.15, 0.15, 2) * side
-            v = relight(view, rng) if rng.random() < 0.5 else view
+            v = relight(piece, rng) if rng.random() < 0.5 else piece
             patch = cube_reader.cube_patch(
-                v, cx + dx, cy + dy, win * rng.uniform(0.85, 1.2), rng.uniform(0, 360)
+                v, cx - x0 + dx, cy - y0 + dy, win * rng.uniform(0.85, 1.2), rng.uniform(0, 360)
             )
             yield roughen(patch, rng), value
     for x, y in spots:
@@ -80,11 +83,11 @@ def samples(path: Path, rng: np.random.Generator, copies: int, cfg: cube_reader.
         yield roughen(patch, rng), 0
 
 
-def make_patches(folders: list[Path], out: Path, copies: int, seed: int) -> None:
+def make_patches(folders: list[Path], out: Path, copies: int, seed: int, match: str) -> None:
     rng = np.random.default_rng(seed)
     cfg = cube_reader.CubeConfig()
     xs, ys = [], []
-    files = sorted(f for d in folders for f in d.glob("*.json"))
+    files = sorted(f for d in folders for f in d.glob(match))
     for i, f in enumerate(files):
         for patch, label in samples(f, rng, copies, cfg):
             xs.append(patch.astype(np.float16))
@@ -113,7 +116,9 @@ def build_net():
     return net
 
 
-def train(sets: list[Path], epochs: int, seed: int) -> None:
+def train(
+    sets: list[Path], epochs: int, seed: int, neg_keep: float = 1.0, init: Path | None = None
+) -> None:
     import torch
     from torch import nn
 
@@ -122,10 +127,15 @@ def train(sets: list[Path], epochs: int, seed: int) -> None:
     loaded = [np.load(s) for s in sets]
     x = torch.tensor(np.concatenate([z["x"] for z in loaded]).astype(np.float32)[:, None])
     y = torch.tensor(np.concatenate([z["y"] for z in loaded]))
+    keep = (y > 0) | (torch.rand(len(y)) < neg_keep)  # fewer of the many "not the cube"
+    x, y = x[keep], y[keep]
     held = torch.rand(len(y)) < 0.05
     tx, ty, vx, vy = x[~held], y[~held], x[held], y[held]
     print(f"{len(ty)} patches to train on ({int((ty > 0).sum())} cube), {len(vy)} held out")
     net = build_net()
+    if init is not None:  # go on from earlier weights: fewer epochs on a busy machine
+        with np.load(init) as z:
+            net.load_state_dict({k: torch.tensor(z[k].astype(np.float32)) for k in z.files})
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     steps = epochs * ((len(tx) + 255) // 256)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
@@ -170,15 +180,18 @@ def main() -> int:
     pa.add_argument("--out", type=Path, required=True)
     pa.add_argument("--copies", type=int, default=16)
     pa.add_argument("--seed", type=int, default=1)
+    pa.add_argument("--match", default="*.json", help="which truth files of the folders")
     tr = sub.add_parser("train")
     tr.add_argument("sets", type=Path, nargs="+")
     tr.add_argument("--epochs", type=int, default=14)
     tr.add_argument("--seed", type=int, default=1)
+    tr.add_argument("--neg-keep", type=float, default=1.0, help="share of non-cube patches used")
+    tr.add_argument("--init", type=Path, default=None, help="weights (.npz) to start from")
     args = ap.parse_args()
     if args.step == "patches":
-        make_patches(args.folders, args.out, args.copies, args.seed)
+        make_patches(args.folders, args.out, args.copies, args.seed, args.match)
     else:
-        train(args.sets, args.epochs, args.seed)
+        train(args.sets, args.epochs, args.seed, args.neg_keep, args.init)
     return 0
 
 

@@ -40,8 +40,9 @@ class CubeInputError(ValueError):
 class CubeConfig:
     cube: float = 0.045  # the cube's side over the inner frame's width (23 mm on a 50 cm board)
     window: float = 1.7  # patch side over cube side
-    min_cube: float = 0.99  # least probability that the best patch is the cube (dice and
-    # checker edges look much like one at this size: only a sure patch counts)
+    min_cube: float = 0.9  # least probability (mean over four quarter turns) that the best
+    # patch is the cube: dice and checker rims look much like one at this size
+    shortlist: int = 3  # candidates looked at again at the other three quarter turns
     bar: tuple[float, float] = (0.42, 0.58)  # across the board: "middle" lies within this
     edge: float = 0.12  # how far inside the frame a cube on a side may stand (board units)
 
@@ -170,12 +171,22 @@ def find_cube(
     if not spots:
         return None
     side = config.cube * VIEW_W * config.window
+    weights = tinynet.load(WEIGHTS)
     patches = np.stack([cube_patch(view, x, y, side) for x, y in spots])
-    prob = tinynet.softmax(tinynet.forward(tinynet.load(WEIGHTS), patches)[:, :7])
-    best = int(np.argmax(1.0 - prob[:, 0]))
-    if 1.0 - prob[best, 0] < config.min_cube:
+    first = tinynet.softmax(tinynet.forward(weights, patches)[:, :7])
+    # the likeliest few again at the other three quarter turns: a cube lies any way round
+    # and its face reads surest as the mean over the four
+    shortlist = np.argsort(first[:, 0])[: config.shortlist]
+    turned = np.stack(
+        [cube_patch(view, *spots[i], side, angle) for i in shortlist for angle in (90, 180, 270)]
+    )
+    more = tinynet.softmax(tinynet.forward(weights, turned)[:, :7]).reshape(len(shortlist), 3, 7)
+    prob = (first[shortlist] + more.sum(axis=1)) / 4
+    pick = int(np.argmin(prob[:, 0]))
+    if 1.0 - prob[pick, 0] < config.min_cube:
         return None
-    value = FACES[int(np.argmax(prob[best, 1:]))]
+    best = int(shortlist[pick])
+    value = FACES[int(np.argmax(prob[pick, 1:]))]
     vx, vy = spots[best]
     bx, by = view_to_board(vx, vy)
     edge: Edge = (
@@ -190,5 +201,5 @@ def find_cube(
         0, 0
     ]
     return CubeReading(
-        value, where, edge, (float(back[0]), float(back[1])), float(prob[best, 1:].max())
+        value, where, edge, (float(back[0]), float(back[1])), float(prob[pick, 1:].max())
     )
