@@ -22,7 +22,14 @@ import numpy as np
 from tqdm import tqdm
 
 from nardy.vision.dice import find_dice, place_dice
-from nardy.vision.dice_eval import DiceScore, fixture_truth, load_fixture, score_image, yolo_truth
+from nardy.vision.dice_eval import (
+    DiceScore,
+    fixture_truth,
+    load_fixture,
+    match,
+    score_image,
+    yolo_truth,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 REAL = Path("/work/shared/data/dice-real")
@@ -50,7 +57,12 @@ def real(folder: Path) -> DiceScore:
     return score
 
 
-def rendered(folder: Path) -> tuple[DiceScore, int, int]:
+def rendered(
+    folder: Path, groups: dict[str, DiceScore] | None = None
+) -> tuple[DiceScore, int, int]:
+    """The whole set's score and the cube's; ``groups`` (when given) gets the same figures by
+    image kind, die style, where the die lies and flat or cocked, and false dice by where they
+    were seen ("false at ...": only their count is meaningful)."""
     try:
         from nardy.vision import cube as cube_reader
     except ImportError:  # no cube reader yet
@@ -66,7 +78,20 @@ def rendered(folder: Path) -> tuple[DiceScore, int, int]:
         readings = find_dice(image)
         corners = truth.get("corners")
         wheres = place_dice(readings, corners) if corners else None
-        score_image(score, path.name, readings, fixture_truth(truth), wheres=wheres)
+        dice = fixture_truth(truth)
+        score_image(score, path.name, readings, dice, wheres=wheres)
+        if groups is not None:
+            kind = path.stem.rsplit("-", 1)[0]
+            score_image(groups.setdefault(f"kind {kind}", DiceScore()), path.name, readings, dice)
+            for t in dice:
+                for key in (f"style {t.style}", f"where {t.where}", "flat" if t.flat else "cocked"):
+                    group = groups.setdefault(key, DiceScore())
+                    score_image(group, path.name, readings, [t], count_false=False)
+            found = set(match(readings, dice))
+            for k in range(len(readings)):
+                if k not in found:
+                    at = wheres[k] if wheres else "?"
+                    groups.setdefault(f"false at {at}", DiceScore()).false += 1
         if "cube" in truth and corners and cube_reader and cube_reader.WEIGHTS.exists():
             cube_total += 1
             seen = cube_reader.find_cube(image, corners, light_edge=true_edge(truth))
@@ -98,8 +123,10 @@ def main() -> int:
     ap.add_argument("--real", type=Path, default=REAL, help="folder with Train/ and Valid/")
     ap.add_argument("--boards", type=Path, default=BOARDS, help="rendered fixtures with truth")
     ap.add_argument("--errors", action="store_true", help="list every wrong or missed die")
+    ap.add_argument("--by", action="store_true", help="rendered figures by kind, style, place")
+    ap.add_argument("--skip-real", action="store_true", help="only the rendered fixtures")
     args = ap.parse_args()
-    for split in ("Train", "Valid"):
+    for split in () if args.skip_real else ("Train", "Valid"):
         folder = args.real / split
         if folder.is_dir():
             t = time.perf_counter()
@@ -110,8 +137,11 @@ def main() -> int:
                     print("   ", *wrong)
     if args.boards.is_dir() and any(args.boards.glob("*.json")):
         t = time.perf_counter()
-        score, cube_total, cube_right = rendered(args.boards)
+        groups: dict[str, DiceScore] | None = {} if args.by else None
+        score, cube_total, cube_right = rendered(args.boards, groups)
         print(score.line("rendered") + f"  [{time.perf_counter() - t:.1f} s]")
+        for key, group in sorted((groups or {}).items()):
+            print(group.line(f"  {key}") if group.dice else f"  {key}: {group.false}")
         if cube_total:
             print(f"rendered cube: {cube_right}/{cube_total} right ({cube_right / cube_total:.1%})")
         if args.errors:

@@ -1,12 +1,11 @@
 """Dice in any photograph: each die's top-face value, flat or cocked, where it lies, how sure.
 
-Two stages. ``pips`` finds pips (dark on white dice, light on coloured and dark dice) and groups
-them by die; ``dice_model`` reads each group's patch with a small network: die or not, the top
-face's value and where the top face lies. When a group is plainly one face seen from
-above (``pips.face_value``: alike pips, symmetric about the centre) its pips are counted
-instead, so a die seen square-on is read by its pips whatever the network learnt. The same
-network says whether a die is "cocked", its top face tilted (leaning on the rim, a checker or
-the other die); it learnt that from rendered dice, whose truth says so.
+Two learned stages, both small networks run in NumPy. ``dice_centres`` looks at the whole
+colour image at reduced resolution and proposes where dice lie (a heat map of top-face centres,
+with each face's size); ``dice_model`` reads a patch cut around each proposal: die or not, the
+top face's value, where exactly that face lies, and whether the die is cocked (its top face
+tilted: leaning on the rim, a checker or the other die). Neither needs the pips to segment, so
+small, blurred, coloured and dark dice are read the same way.
 
 ``place_dice`` says, for a board whose inner frame corners are known, whether each die lies in
 the left or right half, on the bar, or off the board.
@@ -15,14 +14,14 @@ the left or right half, on the bar, or off the board.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 import cv2
 import numpy as np
 
-from nardy.vision.dice_model import cut_patch, patch_window, predict
-from nardy.vision.pips import PipConfig, cluster_pips, face_value, find_pips
+from nardy.vision.dice_centres import propose
+from nardy.vision.dice_model import CONTEXT, cut_patch, predict
 
 Where = Literal["left", "right", "bar", "off"]
 
@@ -33,10 +32,10 @@ class DiceInputError(ValueError):
 
 @dataclass(frozen=True)
 class DiceConfig:
-    pips: PipConfig = field(default_factory=PipConfig)
+    long_side: int = 640  # the centre map reads the image at this long side, then at half
+    proposal: float = 0.1  # least heat of a proposed die centre (as the patch reader learnt)
+    max_proposals: int = 60  # the most proposals read by the patch network
     min_die: float = 0.5  # least probability that a patch is a die at all
-    min_pips: int = 1  # clusters with fewer pips are not looked at
-    max_pips: int = 24  # nor clusters with more (a patterned surface, not a die)
     same_die: float = 0.6  # two readings closer than this (of the larger top face) are one die
     cocked: float = 0.5  # least probability that a die is cocked to call it so
 
@@ -61,55 +60,41 @@ class DieReading:
 
 
 def _check(image: np.ndarray) -> np.ndarray:
+    """The image as 8-bit BGR."""
     if not isinstance(image, np.ndarray) or image.size == 0:
         raise DiceInputError("expected a non-empty image array")
     if image.dtype != np.uint8:
         raise DiceInputError(f"expected 8-bit pixels, got {image.dtype}")
     if image.ndim == 2:
-        return image
+        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     if image.ndim == 3 and image.shape[2] == 3:
-        return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        return image
     if image.ndim == 3 and image.shape[2] == 4:
-        return cv2.cvtColor(image, cv2.COLOR_BGRA2GRAY)
+        return cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
     raise DiceInputError(f"expected a grey or BGR image, got shape {image.shape}")
 
 
 def find_dice(image: np.ndarray, config: DiceConfig = DiceConfig()) -> list[DieReading]:
     """Every die in a BGR (or grey) image, most confident first."""
-    gray = _check(image)
-    clusters = [
-        c
-        for c in cluster_pips(gray, find_pips(gray, config.pips), config.pips)
-        if config.min_pips <= len(c) <= config.max_pips
-    ]
-    if not clusters:
+    bgr = _check(image)
+    proposals = propose(bgr, config.long_side, config.proposal)[: config.max_proposals]
+    if not proposals:
         return []
-    windows = [patch_window(c) for c in clusters]
+    sides = [p.side * CONTEXT for p in proposals]
     patches = np.stack(
-        [cut_patch(gray, w, c[0].light) for c, w in zip(clusters, windows, strict=True)]
+        [cut_patch(bgr, (p.x, p.y), s) for p, s in zip(proposals, sides, strict=True)]
     )
-    prob, boxes, cocked = predict(patches)
-    tilt = cocked if cocked is not None else np.full(len(clusters), np.nan)
+    prob, boxes, tilt = predict(patches)
     found: list[DieReading] = []
-    for cluster, (wx, wy, side), p, b, t in zip(clusters, windows, prob, boxes, tilt, strict=True):
-        if 1.0 - p[0] < config.min_die:
+    for p, side, pr, b, t in zip(proposals, sides, prob, boxes, tilt, strict=True):
+        if 1.0 - pr[0] < config.min_die:
             continue
-        flat = bool(np.isnan(t) or t < config.cocked)
-        plain = face_value(cluster, config.pips)
-        if plain is not None:  # one clean face seen from above: count its pips
-            xs = [q.x for q in cluster]
-            ys = [q.y for q in cluster]
-            r = max(q.radius for q in cluster)
-            x0, y0, x1, y1 = min(xs) - r, min(ys) - r, max(xs) + r, max(ys) + r
-            box = (round(x0), round(y0), round(x1 - x0), round(y1 - y0))
-            centre = (float(np.mean(xs)), float(np.mean(ys)))
-            found.append(DieReading(plain, flat, centre, box, float(1.0 - p[0])))
-            continue
-        value = int(np.argmax(p[1:])) + 1
-        cx, cy = wx + float(b[0]) * side, wy + float(b[1]) * side
+        value = int(np.argmax(pr[1:])) + 1
+        cx, cy = p.x + float(b[0]) * side, p.y + float(b[1]) * side
         w, h = max(float(b[2]) * side, 1.0), max(float(b[3]) * side, 1.0)
         box = (round(cx - w / 2), round(cy - h / 2), round(w), round(h))
-        found.append(DieReading(value, flat, (cx, cy), box, float(p[value])))
+        flat = bool(t < config.cocked)
+        found.append(DieReading(value, flat, (cx, cy), box, float(pr[value])))
     found.sort(key=lambda r: -r.confidence)
     kept: list[DieReading] = []
     for reading in found:

@@ -26,6 +26,7 @@ class TrueDie:
     size: float  # the larger side of the true box
     flat: bool | None = None  # None where the truth does not say (the real photographs)
     where: str | None = None
+    style: str | None = None  # the rendered die's style (white, ivory, red, ...)
 
 
 @dataclass
@@ -35,6 +36,7 @@ class DiceScore:
     right: int = 0
     false: int = 0
     images: int = 0
+    cocked_dice: int = 0  # cocked dice in the truth, found or not
     cocked_true: int = 0  # cocked dice in the truth that were found
     cocked_caught: int = 0  # ... and read as cocked
     cocked_called: int = 0  # found dice read as cocked
@@ -64,9 +66,11 @@ class DiceScore:
         )
         if self.cocked_true or self.cocked_called:
             text += (
-                f", cocked recall {self.cocked_caught}/{self.cocked_true} "
-                f"({self.cocked_recall:.1%}), precision {self.cocked_called_right}/"
-                f"{self.cocked_called} ({self.cocked_precision:.1%})"
+                f", cocked recall {self.cocked_caught}/{self.cocked_true} found "
+                f"({self.cocked_recall:.1%}; of all {self.cocked_dice} cocked dice "
+                f"{self.cocked_caught / max(self.cocked_dice, 1):.1%}), "
+                f"precision {self.cocked_called_right}/{self.cocked_called} "
+                f"({self.cocked_precision:.1%})"
             )
         if self.where_total:
             text += f", where right {self.where_right}/{self.where_total}"
@@ -84,7 +88,8 @@ def yolo_truth(image_path: Path, width: int, height: int) -> list[TrueDie]:
 
 def fixture_truth(truth: dict) -> list[TrueDie]:
     out = []
-    for d in truth.get("dice", []):
+    drawn = truth.get("style", {}).get("scene", {}).get("dice", [])
+    for i, d in enumerate(truth.get("dice", [])):
         box = d.get("box") or [0, 0, 0, 0]
         out.append(
             TrueDie(
@@ -93,6 +98,7 @@ def fixture_truth(truth: dict) -> list[TrueDie]:
                 float(max(box[2], box[3])),
                 bool(d.get("flat", True)),
                 d.get("where"),
+                drawn[i].get("style") if i < len(drawn) else None,
             )
         )
     return out
@@ -102,19 +108,13 @@ def load_fixture(path: Path) -> dict:
     return json.loads(path.with_suffix(".json").read_text())
 
 
-def score_image(
-    score: DiceScore,
-    name: str,
-    readings: Sequence[DieReading],
-    truth: Iterable[TrueDie],
-    reach: float = 0.8,
-    wheres: Sequence[str] | None = None,
-) -> None:
-    """Add one image's readings to the score (greedy nearest matching)."""
-    score.images += 1
+def match(
+    readings: Sequence[DieReading], truth: Sequence[TrueDie], reach: float = 0.8
+) -> list[int | None]:
+    """For each true die, the index of the reading that found it (greedy nearest), or None."""
     used: set[int] = set()
+    out: list[int | None] = []
     for t in truth:
-        score.dice += 1
         best, best_d = None, None
         for k, r in enumerate(readings):
             if k in used:
@@ -122,10 +122,31 @@ def score_image(
             d = float(np.hypot(r.center[0] - t.center[0], r.center[1] - t.center[1]))
             if d <= reach * max(t.size, r.box[2], r.box[3]) + 2 and (best_d is None or d < best_d):
                 best, best_d = k, d
+        if best is not None:
+            used.add(best)
+        out.append(best)
+    return out
+
+
+def score_image(
+    score: DiceScore,
+    name: str,
+    readings: Sequence[DieReading],
+    truth: Iterable[TrueDie],
+    reach: float = 0.8,
+    wheres: Sequence[str] | None = None,
+    count_false: bool = True,
+) -> None:
+    """Add one image's readings to the score (greedy nearest matching)."""
+    score.images += 1
+    truth = list(truth)
+    found = match(readings, truth, reach)
+    for t, best in zip(truth, found, strict=True):
+        score.dice += 1
+        score.cocked_dice += t.flat is False
         if best is None:
             score.wrong.append((name, t.value, None))
             continue
-        used.add(best)
         r = readings[best]
         score.found += 1
         if r.value == t.value:
@@ -142,4 +163,5 @@ def score_image(
         if wheres is not None and t.where is not None:
             score.where_total += 1
             score.where_right += wheres[best] == t.where
-    score.false += len(readings) - len(used)
+    if count_false:
+        score.false += len(readings) - sum(b is not None for b in found)

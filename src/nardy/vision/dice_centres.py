@@ -1,0 +1,89 @@
+"""Where dice lie: the first stage of the dice reader, a small fully convolutional network.
+
+The network (CenterNet's way: "objects as points") looks at the colour image at a reduced
+resolution and gives, on a grid four pixels apart, how likely a die's top face is centred there,
+the sub-cell offset of that centre and the face's size. It learnt this from rendered boards and
+real photographs of dice (``scripts/train_dice_reader.py``), so it finds dice whose pips are too
+small or too blurred to segment and passes over checker rims and point patterns.
+
+A photograph of unknown scale is read at two resolutions (long side ``long_side`` and half of
+it): the network learnt faces from about 7 to 40 pixels across, so one of the two sees any die
+from 14 pixels to a fifth of the image.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from nardy.vision import tinynet
+
+WEIGHTS = Path(__file__).with_name("dice_centres.npz")
+STRIDE = 4  # input pixels between two cells of the map
+SIZE_UNIT = 16.0  # the map's size output is log(face side / this), in input pixels
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A likely die: its top face's centre and side, in image pixels, and the map's score."""
+
+    x: float
+    y: float
+    side: float
+    score: float
+
+
+def normalise(bgr: np.ndarray) -> np.ndarray:
+    """The network's input: BGR as float, about zero mean and unit spread (as in training)."""
+    return (bgr.astype(np.float32) * (1 / 255.0) - 0.5) * 4.0
+
+
+def levels(shape: tuple[int, ...], long_side: int, smallest: int = 96) -> list[float]:
+    """Scales at which an image of this shape is read: long side ``long_side``, then half."""
+    first = min(1.0, long_side / max(shape[0], shape[1]))
+    return [s for s in (first, first / 2) if max(shape[0], shape[1]) * s >= smallest]
+
+
+def read_map(bgr: np.ndarray) -> np.ndarray:
+    """The raw map (H/4, W/4, 4: heat logit, x offset, y offset, log size) of a BGR image."""
+    h, w = bgr.shape[:2]
+    pad_h, pad_w = -h % STRIDE, -w % STRIDE
+    if pad_h or pad_w:
+        bgr = cv2.copyMakeBorder(bgr, 0, pad_h, 0, pad_w, cv2.BORDER_REPLICATE)
+    return tinynet.fcn(tinynet.load(WEIGHTS), normalise(bgr))
+
+
+def peaks(out: np.ndarray, threshold: float) -> list[Proposal]:
+    """Local maxima of the heat over ``threshold``, in the map's input pixels."""
+    heat = 1.0 / (1.0 + np.exp(-out[..., 0]))
+    top = cv2.dilate(heat, np.ones((3, 3), np.uint8))
+    ys, xs = np.nonzero((heat >= top) & (heat >= threshold))
+    found = []
+    for y, x in zip(ys, xs, strict=True):
+        cx = STRIDE * (x + float(out[y, x, 1]))
+        cy = STRIDE * (y + float(out[y, x, 2]))
+        side = SIZE_UNIT * float(np.exp(np.clip(out[y, x, 3], -3, 3)))
+        found.append(Proposal(cx, cy, side, float(heat[y, x])))
+    return found
+
+
+def propose(bgr: np.ndarray, long_side: int = 640, threshold: float = 0.2) -> list[Proposal]:
+    """Likely dice in a BGR image at every level, in full-image pixels, best first."""
+    found: list[Proposal] = []
+    for s in levels(bgr.shape, long_side):
+        if s < 1.0:
+            h, w = bgr.shape[:2]
+            size = (max(round(w * s), 1), max(round(h * s), 1))
+            small = cv2.resize(bgr, size, interpolation=cv2.INTER_AREA)
+        else:
+            small = bgr
+        sx, sy = bgr.shape[1] / small.shape[1], bgr.shape[0] / small.shape[0]
+        for p in peaks(read_map(small), threshold):
+            found.append(
+                Proposal((p.x + 0.5) * sx - 0.5, (p.y + 0.5) * sy - 0.5, p.side * sx, p.score)
+            )
+    found.sort(key=lambda p: -p.score)
+    return found

@@ -1,0 +1,53 @@
+"""The NumPy networks against a plain reference: each convolution is the textbook sum."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from nardy.vision.tinynet import conv_hwc, fcn
+
+
+def reference(x: np.ndarray, w: np.ndarray, b: np.ndarray, stride: int, dilation: int):
+    """Zero-padded 3×3 convolution, summed term by term."""
+    h, wd, _ = x.shape
+    d = dilation
+    xp = np.pad(x, ((d, d), (d, d), (0, 0)))
+    out = np.zeros(((h + stride - 1) // stride, (wd + stride - 1) // stride, len(w)))
+    for i in range(out.shape[0]):
+        for j in range(out.shape[1]):
+            for ky in range(3):
+                for kx in range(3):
+                    pixel = xp[i * stride + ky * d, j * stride + kx * d]
+                    out[i, j] += w[:, :, ky, kx] @ pixel
+    return out + b
+
+
+@pytest.mark.parametrize(("stride", "dilation"), [(1, 1), (2, 1), (1, 2), (1, 4)])
+def test_a_convolution_is_the_sum_it_stands_for(stride, dilation):
+    rng = np.random.default_rng(stride * 10 + dilation)
+    x = rng.normal(size=(11, 14, 3)).astype(np.float32)
+    w = rng.normal(size=(5, 3, 3, 3)).astype(np.float32)
+    b = rng.normal(size=5).astype(np.float32)
+    got = conv_hwc(x, w, b, stride, dilation)
+    assert got.shape == reference(x, w, b, stride, dilation).shape
+    assert np.allclose(got, reference(x, w, b, stride, dilation), atol=1e-4)
+
+
+def test_a_map_runs_its_layers_in_order_with_relu_between():
+    rng = np.random.default_rng(7)
+    weights = {
+        "arch": np.array([[2, 1], [1, 2]]),
+        "body.0.weight": rng.normal(size=(4, 3, 3, 3)),
+        "body.0.bias": rng.normal(size=4),
+        "body.1.weight": rng.normal(size=(6, 4, 3, 3)),
+        "body.1.bias": rng.normal(size=6),
+        "head.weight": rng.normal(size=(2, 6, 1, 1)),
+        "head.bias": rng.normal(size=2),
+    }
+    weights = {k: v.astype(np.float32) for k, v in weights.items()}
+    x = rng.normal(size=(9, 8, 3)).astype(np.float32)
+    a = np.maximum(reference(x, weights["body.0.weight"], weights["body.0.bias"], 2, 1), 0)
+    a = np.maximum(reference(a, weights["body.1.weight"], weights["body.1.bias"], 1, 2), 0)
+    want = a @ weights["head.weight"][:, :, 0, 0].T + weights["head.bias"]
+    assert np.allclose(fcn(weights, x), want, atol=1e-3)
