@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
-from nardy.vision.dice import find_dice, place_dice
+from nardy.vision.dice import DiceConfig, find_dice, place_dice
 from nardy.vision.dice_eval import (
     DiceScore,
     fixture_truth,
@@ -34,6 +34,7 @@ from nardy.vision.dice_eval import (
 ROOT = Path(__file__).resolve().parent.parent
 REAL = Path("/work/shared/data/dice-real")
 BOARDS = ROOT / "tests" / "fixtures" / "boards"
+CONFIG = DiceConfig()  # which reader is measured (--reader)
 
 
 def progress(paths: list[Path], what: str) -> Iterable[Path]:
@@ -53,7 +54,7 @@ def real(folder: Path) -> DiceScore:
     for path in progress(sorted(folder.glob("*.jpg")), f"real {folder.name}"):
         image = cv2.imread(str(path))
         h, w = image.shape[:2]
-        score_image(score, path.name, find_dice(image), yolo_truth(path, w, h))
+        score_image(score, path.name, find_dice(image, CONFIG), yolo_truth(path, w, h))
     return score
 
 
@@ -75,7 +76,7 @@ def rendered(
             continue
         truth = load_fixture(path)
         image = cv2.imread(str(path))
-        readings = find_dice(image)
+        readings = find_dice(image, CONFIG)
         corners = truth.get("corners")
         wheres = place_dice(readings, corners) if corners else None
         dice = fixture_truth(truth)
@@ -124,8 +125,11 @@ def main() -> int:
     ap.add_argument("--boards", type=Path, default=BOARDS, help="rendered fixtures with truth")
     ap.add_argument("--errors", action="store_true", help="list every wrong or missed die")
     ap.add_argument("--by", action="store_true", help="rendered figures by kind, style, place")
+    ap.add_argument("--reader", choices=["pips", "learned"], default="pips")
     ap.add_argument("--skip-real", action="store_true", help="only the rendered fixtures")
     args = ap.parse_args()
+    global CONFIG
+    CONFIG = DiceConfig(reader=args.reader)
     for split in () if args.skip_real else ("Train", "Valid"):
         folder = args.real / split
         if folder.is_dir():

@@ -1,5 +1,5 @@
 """Train the dice reader's two networks on CPU: where dice lie (``dice_centres.npz``) and what
-each shows (``dice_model.npz``). Needs PyTorch, which reading does not.
+each shows (``dice_patches.npz``). Needs PyTorch, which reading does not.
 
     PYTHONPATH=src python scripts/train_dice_reader.py --rendered DIR [DIR ...] [--stage both]
 
@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from nardy.vision import dice_centres as centres
-from nardy.vision.dice_model import CONTEXT, PATCH, normalise_patch
+from nardy.vision.dice_patches import CONTEXT, PATCH, normalise_patch
 
 REAL = Path("/work/shared/data/dice-real")
 ROOT = Path(__file__).resolve().parent.parent
@@ -458,7 +458,7 @@ def main() -> None:
                     box=np.stack([d[2] for d in data]),
                     cocked=np.array([d[3] for d in data]),
                 )
-        from nardy.vision.dice_model import WEIGHTS
+        from nardy.vision.dice_patches import WEIGHTS
 
         train_patches(data, args.epochs, rng, WEIGHTS)
 

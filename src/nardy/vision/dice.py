@@ -1,11 +1,16 @@
 """Dice in any photograph: each die's top-face value, flat or cocked, where it lies, how sure.
 
-Two learned stages, both small networks run in NumPy. ``dice_centres`` looks at the whole
-colour image at reduced resolution and proposes where dice lie (a heat map of top-face centres,
-with each face's size); ``dice_model`` reads a patch cut around each proposal: die or not, the
-top face's value, where exactly that face lies, and whether the die is cocked (its top face
-tilted: leaning on the rim, a checker or the other die). Neither needs the pips to segment, so
-small, blurred, coloured and dark dice are read the same way.
+Two readers, chosen by ``DiceConfig.reader``:
+
+- ``"pips"`` (the default): ``pips`` finds pips (dark on white dice, light on coloured and dark
+  dice) and groups them by die; ``dice_model`` reads each group's patch with a small network: die
+  or not, the top face's value and where the top face lies. When a group is plainly one face seen
+  from above (``pips.face_value``) its pips are counted instead.
+- ``"learned"``: two small networks and no pip segmentation. ``dice_centres`` looks at the whole
+  colour image at reduced resolution and proposes where dice lie (a heat map of top-face centres
+  with each face's size); ``dice_patches`` reads a colour patch around each proposal: die or not,
+  the value, where the face lies, and flat or cocked. It finds the small, blurred and coloured
+  dice of rendered boards far more often, but does not yet read the real photographs as well.
 
 ``place_dice`` says, for a board whose inner frame corners are known, whether each die lies in
 the left or right half, on the bar, or off the board.
@@ -14,14 +19,15 @@ the left or right half, on the bar, or off the board.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 import cv2
 import numpy as np
 
+from nardy.vision import dice_model, dice_patches
 from nardy.vision.dice_centres import propose
-from nardy.vision.dice_model import CONTEXT, cut_patch, predict
+from nardy.vision.pips import PipConfig, cluster_pips, face_value, find_pips
 
 Where = Literal["left", "right", "bar", "off"]
 
@@ -32,6 +38,10 @@ class DiceInputError(ValueError):
 
 @dataclass(frozen=True)
 class DiceConfig:
+    reader: Literal["pips", "learned"] = "pips"
+    pips: PipConfig = field(default_factory=PipConfig)
+    min_pips: int = 1  # clusters with fewer pips are not looked at
+    max_pips: int = 24  # nor clusters with more (a patterned surface, not a die)
     long_side: int = 640  # the centre map reads the image at this long side, then at half
     proposal: float = 0.1  # least heat of a proposed die centre (as the patch reader learnt)
     max_proposals: int = 60  # the most proposals read by the patch network
@@ -74,17 +84,53 @@ def _check(image: np.ndarray) -> np.ndarray:
     raise DiceInputError(f"expected a grey or BGR image, got shape {image.shape}")
 
 
-def find_dice(image: np.ndarray, config: DiceConfig = DiceConfig()) -> list[DieReading]:
-    """Every die in a BGR (or grey) image, most confident first."""
-    bgr = _check(image)
+def _pip_dice(bgr: np.ndarray, config: DiceConfig) -> list[DieReading]:
+    gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    clusters = [
+        c
+        for c in cluster_pips(gray, find_pips(gray, config.pips), config.pips)
+        if config.min_pips <= len(c) <= config.max_pips
+    ]
+    if not clusters:
+        return []
+    windows = [dice_model.patch_window(c) for c in clusters]
+    patches = np.stack(
+        [dice_model.cut_patch(gray, w, c[0].light) for c, w in zip(clusters, windows, strict=True)]
+    )
+    prob, boxes, cocked = dice_model.predict(patches)
+    tilt = cocked if cocked is not None else np.full(len(clusters), np.nan)
+    found: list[DieReading] = []
+    for cluster, (wx, wy, side), p, b, t in zip(clusters, windows, prob, boxes, tilt, strict=True):
+        if 1.0 - p[0] < config.min_die:
+            continue
+        flat = bool(np.isnan(t) or t < config.cocked)
+        plain = face_value(cluster, config.pips)
+        if plain is not None:  # one clean face seen from above: count its pips
+            xs = [q.x for q in cluster]
+            ys = [q.y for q in cluster]
+            r = max(q.radius for q in cluster)
+            x0, y0, x1, y1 = min(xs) - r, min(ys) - r, max(xs) + r, max(ys) + r
+            box = (round(x0), round(y0), round(x1 - x0), round(y1 - y0))
+            centre = (float(np.mean(xs)), float(np.mean(ys)))
+            found.append(DieReading(plain, flat, centre, box, float(1.0 - p[0])))
+            continue
+        value = int(np.argmax(p[1:])) + 1
+        cx, cy = wx + float(b[0]) * side, wy + float(b[1]) * side
+        w, h = max(float(b[2]) * side, 1.0), max(float(b[3]) * side, 1.0)
+        box = (round(cx - w / 2), round(cy - h / 2), round(w), round(h))
+        found.append(DieReading(value, flat, (cx, cy), box, float(p[value])))
+    return found
+
+
+def _learned_dice(bgr: np.ndarray, config: DiceConfig) -> list[DieReading]:
     proposals = propose(bgr, config.long_side, config.proposal)[: config.max_proposals]
     if not proposals:
         return []
-    sides = [p.side * CONTEXT for p in proposals]
+    sides = [p.side * dice_patches.CONTEXT for p in proposals]
     patches = np.stack(
-        [cut_patch(bgr, (p.x, p.y), s) for p, s in zip(proposals, sides, strict=True)]
+        [dice_patches.cut_patch(bgr, (p.x, p.y), s) for p, s in zip(proposals, sides, strict=True)]
     )
-    prob, boxes, tilt = predict(patches)
+    prob, boxes, tilt = dice_patches.predict(patches)
     found: list[DieReading] = []
     for p, side, pr, b, t in zip(proposals, sides, prob, boxes, tilt, strict=True):
         if 1.0 - pr[0] < config.min_die:
@@ -95,6 +141,14 @@ def find_dice(image: np.ndarray, config: DiceConfig = DiceConfig()) -> list[DieR
         box = (round(cx - w / 2), round(cy - h / 2), round(w), round(h))
         flat = bool(t < config.cocked)
         found.append(DieReading(value, flat, (cx, cy), box, float(pr[value])))
+    return found
+
+
+def find_dice(image: np.ndarray, config: DiceConfig = DiceConfig()) -> list[DieReading]:
+    """Every die in a BGR (or grey) image, most confident first."""
+    bgr = _check(image)
+    read = _learned_dice if config.reader == "learned" else _pip_dice
+    found = read(bgr, config)
     found.sort(key=lambda r: -r.confidence)
     kept: list[DieReading] = []
     for reading in found:
