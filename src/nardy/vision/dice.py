@@ -136,7 +136,7 @@ def _learned_dice(bgr: np.ndarray, config: DiceConfig) -> list[DieReading]:
         if 1.0 - pr[0] < config.min_die:
             continue
         value = int(np.argmax(pr[1:])) + 1
-        cx, cy = p.x + float(b[0]) * side, p.y + float(b[1]) * side
+        cx, cy = float(p.x) + float(b[0]) * side, float(p.y) + float(b[1]) * side
         w, h = max(float(b[2]) * side, 1.0), max(float(b[3]) * side, 1.0)
         box = (round(cx - w / 2), round(cy - h / 2), round(w), round(h))
         flat = bool(t < config.cocked)

@@ -58,6 +58,6 @@ def predict(patches: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     A box is (cx, cy, w, h) of the top face in the patch, as fractions of the patch side, with
     the patch centre at (0, 0).
     """
-    out = tinynet.forward(tinynet.load(WEIGHTS), patches)
+    out = tinynet.forward(tinynet.load(WEIGHTS), patches.transpose(0, 2, 3, 1))  # channels last
     cocked = 1.0 / (1.0 + np.exp(-out[:, 11]))
     return tinynet.softmax(out[:, :7]), out[:, 7:11], cocked

@@ -42,7 +42,8 @@ def forward(
     weights: dict[str, np.ndarray], images: np.ndarray, extra: np.ndarray | None = None
 ) -> np.ndarray:
     """Raw outputs (N, outputs) for images (N, H, W) grey or (N, H, W, C), H and W multiples
-    of 2 to the number of convolutions; ``extra`` (N, k) joins the flattened features before the dense layers."""
+    of 2 to the number of convolutions; ``extra`` (N, k) joins the flattened features before
+    the dense layers."""
     x = images.astype(np.float32)
     if x.ndim == 3:
         x = x[..., None]
