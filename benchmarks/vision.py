@@ -65,13 +65,22 @@ def main() -> int:
     reader = BoardReader(profile)
     reader.read(frame)  # the sampling maps are built once per profile, not per frame
     repeat = 60
-    decode, read = _interleaved(
-        [lambda: cv2.imdecode(buf, cv2.IMREAD_COLOR), lambda: reader.read(frame)], repeat
+    decode, read, check = _interleaved(
+        [
+            lambda: cv2.imdecode(buf, cv2.IMREAD_COLOR),
+            lambda: reader.read(frame),
+            lambda: reader.check.judge(frame),
+        ],
+        repeat,
     )
     print(f"frame {frame.shape[1]}×{frame.shape[0]}, single-threaded, median of {repeat}")
     print(f"decode JPEG: {decode * 1000:7.2f} ms")
     print(f"read board:  {read * 1000:7.2f} ms  ({1 / read:.0f} frames/s)")
     print(f"ratio read / decode: {read / decode:.2f}×  (aim < 2×)")
+    print(
+        f"of which the usability checks (network, blur, edges): {check * 1000:.2f} ms "
+        f"({check / decode:.2f}× the decode)"
+    )
     return 0
 
 

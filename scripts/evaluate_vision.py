@@ -72,6 +72,8 @@ def evaluate(folder: Path, how: str, limit: int | None = None) -> dict:
         else:
             c["unusable_truth"] += 1
             c["unusable_right"] += not reading.usable
+            c[f"unusable_truth:{truth.get('why')}"] += 1
+            c[f"unusable_right:{truth.get('why')}"] += not reading.usable
             if truth.get("why") == "hand":
                 c["hand_frames"] += 1
                 c["hand_called_usable"] += reading.usable
@@ -155,7 +157,12 @@ def report(res: dict) -> str:
         f"bar right:               {_pct(c['bars'] - c['bar_wrong'], c['bars'])}",
         f"trays right:             {_pct(c['trays'] - c['tray_wrong'], c['trays'])}",
         f"usable called usable:    {_pct(c['usable_right'], c['usable_truth'])}",
-        f"unusable called so:      {_pct(c['unusable_right'], c['unusable_truth'])}",
+        f"unusable called so:      {_pct(c['unusable_right'], c['unusable_truth'])}  "
+        + ", ".join(
+            f"{k.split(':')[1]} {c['unusable_right:' + k.split(':')[1]]}/{v}"
+            for k, v in sorted(c.items())
+            if k.startswith("unusable_truth:")
+        ),
         f"hand frames called usable: {c['hand_called_usable']} of {c['hand_frames']}",
         f"dice found:              {_pct(c['dice_found'], c['dice'])} "
         f"(missed {c['dice_missed']}, spurious {c['dice_spurious']})",

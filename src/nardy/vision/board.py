@@ -14,7 +14,7 @@ from nardy.vision.checkers import TilesRead, read_tiles, settle_colours
 from nardy.vision.config import VisionConfig
 from nardy.vision.reading import BoardReading
 from nardy.vision.sampler import Sampler
-from nardy.vision.usable import frame_intruder, frame_light, surface_glare
+from nardy.vision.usable import FrameCheck, frame_intruder, frame_light, surface_glare
 
 
 @dataclass
@@ -25,6 +25,10 @@ class BoardReader:
     @cached_property
     def sampler(self) -> Sampler:
         return Sampler(self.profile, self.config)
+
+    @cached_property
+    def check(self) -> FrameCheck:
+        return FrameCheck(self.profile, self.config)
 
     def for_frame(self, frame: np.ndarray) -> BoardReader:
         size = (frame.shape[1], frame.shape[0])
@@ -51,6 +55,7 @@ class BoardReader:
                 self.sampler.band_in_view,
                 self.config,
             ),
+            *self.check.judge(frame),
         ]
         bad = [v for v in verdicts if not v.usable]
         checker_tiles = tiles.checker_tiles()

@@ -29,13 +29,23 @@ class VisionConfig:
     intruder_segments: int = 40  # pieces each side of the frame is cut into
     intruder_share: float = 0.125  # a run over this share of a side is an arm across it
     intruder_distance: float = 12.0  # Lab (lightness halved) from the side's own look
-    edge_drift: float = 0.35  # how much weaker the surface's edges may be than expected
+    edge_drift: float = 0.4  # how much weaker the surface's edge may be where the profile puts
+    # it than the strongest step near it (averaged along a side), on two sides or more
+    edge_reach: float = 0.06  # how far either side of each edge is looked at (of the surface)
+    edge_samples: int = 25  # samples across each edge over that reach
+    edge_near: int = 3  # samples either side of the profile's edge that count as on it
+    blur_scales: tuple[float, float] = (1.5, 3.0)  # fine and coarse smoothing (frame pixels)
+    view_usable: float = 0.5  # the network's probability of a clear board below which it is not
+    blur_ratio: float = 1.48  # gradient energy kept fine against coarse, in the worst direction
     # stillness (per frame, on the rectified board at low resolution)
     motion_pixel: float = 14.0  # grey-level change that counts a pixel as moved
+    motion_cells: tuple[int, int] = (4, 4)  # motion is the share moved in the busiest cell
     motion_high: float = 0.004  # share of pixels moved that ends stillness at once
     motion_low: float = 0.0015  # share below which a frame counts toward stillness
     # quiet frames in a row before the board is declared still (2 at the clips' 5 frames/s;
     # a live camera at 30 frames/s wants about 12)
     still_frames: int = 2
-    change_max: float = 0.03  # share of pixels changed since the last still board: a move
+    # share of the busiest cell changed since the last still board: a move shifts a checker or
+    # two (a few % of a cell), a hand resting over the board covers much more
+    change_max: float = 0.08
     settle_frames: int = 10  # quiet this long, a changed view is accepted all the same

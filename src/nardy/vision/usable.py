@@ -1,15 +1,19 @@
 """Whether a frame can be trusted: light enough, no glare over the surface, nothing reaching in
-over the frame (a hand or an arm always crosses it), the camera still where it was calibrated.
+over the frame (a hand or an arm always crosses it), no hand over the board as a small network
+sees it whole (``usable_model``), no motion blur, the camera still where it was calibrated.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 import cv2
 import numpy as np
 
+from nardy.calibration import BoardProfile
 from nardy.vision.config import VisionConfig
+from nardy.vision.usable_model import CLASSES, BoardView, predict
 
 
 @dataclass(frozen=True)
@@ -79,3 +83,127 @@ def frame_intruder(
         if share >= config.intruder_share:
             return Verdict(False, f"something over the {name} of the frame: a hand?", 0.0)
     return Verdict(True, None, float(np.clip(1.0 - worst, 0, 1)))
+
+
+_TURNS = np.radians(np.arange(0.0, 180.0, 22.5))
+
+
+def _directional_energy(image: np.ndarray) -> np.ndarray:
+    """The gradient's energy in each of the directions ``_TURNS``."""
+    gx = cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=3).ravel()
+    gy = cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=3).ravel()
+    xx, yy, xy = float(gx @ gx), float(gy @ gy), float(gx @ gy)
+    c, s = np.cos(_TURNS), np.sin(_TURNS)
+    return c * c * xx + s * s * yy + 2 * c * s * xy + 1e-6
+
+
+def surface_blur(gray: np.ndarray, config: VisionConfig) -> Verdict:
+    """Motion blur, measured on the board at the camera's own resolution: in each direction,
+    how much of the gradient's energy a fine smoothing keeps against a coarse one. A sharp
+    edge keeps about twice as much (whatever its contrast, so the board's own look cancels
+    out); an edge smeared along the motion keeps much less in that direction. Once smoothed
+    finely the surface is taken at half resolution, which loses nothing the measure needs and
+    costs a quarter."""
+    fine_sigma, coarse_sigma = config.blur_scales
+    fine = cv2.GaussianBlur(gray, (0, 0), fine_sigma)[::2, ::2].astype(np.float32)
+    coarse = cv2.GaussianBlur(fine, (0, 0), np.sqrt(coarse_sigma**2 - fine_sigma**2) / 2)
+    ratio = float(np.min(_directional_energy(fine) / _directional_energy(coarse)))
+    if ratio < config.blur_ratio:
+        return Verdict(False, f"motion blur (sharpness {ratio:.2f})", 0.0)
+    return Verdict(True, None, float(np.clip((ratio - config.blur_ratio) / 0.3, 0, 1)))
+
+
+def edge_drift(profiles: np.ndarray, config: VisionConfig) -> Verdict:
+    """The camera knocked out of calibration: the surface's edges are no longer where the
+    profile puts them. ``profiles`` (4 sides × along × across, grey) are sampled across each
+    edge, from outside in, with the edge where the profile says in the middle. Averaged along
+    the side, the frame's inner edge is the strongest step across; checkers and grain, which
+    differ from place to place, average out. One side may show a stronger step elsewhere (a
+    dark frame round a dark surface, a tray's rim); a camera that moved moves two sides or
+    more (a slide moves two, a turn or a tilt all four)."""
+    mean = profiles.astype(np.float32).mean(axis=1)  # 4 × across
+    step = np.abs(np.diff(mean, axis=1))
+    n = step.shape[1]
+    near = slice(n // 2 - config.edge_near, n // 2 + config.edge_near)
+    shares = step[:, near].max(axis=1) / np.maximum(step.max(axis=1), 1e-6)
+    second = float(np.sort(shares)[1])
+    limit = 1.0 - config.edge_drift
+    if second < limit:
+        names = [
+            n for n, s in zip(("top", "right", "bottom", "left"), shares, strict=True) if s < limit
+        ]
+        return Verdict(False, f"the board has moved: its {' and '.join(names)} edges are off", 0.0)
+    return Verdict(True, None, float(np.clip((second - limit) / (1.0 - limit), 0, 1)))
+
+
+def edge_coords(aspect: float, config: VisionConfig, along: int = 32) -> np.ndarray:
+    """Board coordinates (4 × along × across × 2) of lines across the surface's four edges
+    (top, right, bottom, left), each from outside the surface in; the profile's edge lies in
+    the middle. Distances across are in surface widths on every side."""
+    t = np.linspace(0.08, 0.92, along)  # the corners are left out: the frame's joints are there
+    d = np.linspace(-config.edge_reach, config.edge_reach, config.edge_samples)
+    tt, dd = np.meshgrid(t, d, indexing="ij")
+    dy = dd / aspect
+    top = np.stack([tt, dy], -1)
+    right = np.stack([1 - dd, tt], -1)
+    bottom = np.stack([tt, 1 - dy], -1)
+    left = np.stack([dd, tt], -1)
+    return np.stack([top, right, bottom, left])
+
+
+@dataclass
+class FrameCheck:
+    """Every check of whether one frame of one calibrated board can be trusted; what to sample
+    where is planned once per profile, so a stream of frames pays for it once."""
+
+    profile: BoardProfile
+    config: VisionConfig = field(default_factory=VisionConfig)
+
+    @cached_property
+    def view(self) -> BoardView:
+        return BoardView(self.profile)
+
+    @cached_property
+    def _edge_map(self) -> np.ndarray:
+        coords = edge_coords(self.profile.geometry.aspect, self.config)
+        pts = self.profile.board_to_image(coords.reshape(-1, 2))
+        return pts.reshape(coords.shape[0] * coords.shape[1], -1, 2).astype(np.float32)
+
+    @cached_property
+    def _surface_box(self) -> tuple[int, int, int, int]:
+        """The surface's bounding box in the frame (x0, y0, x1, y1), clipped to it."""
+        c = np.asarray(self.profile.corners)
+        w, h = self.profile.image_size
+        x0, y0 = np.clip(np.floor(c.min(axis=0)), 0, None).astype(int)
+        x1, y1 = np.ceil(c.max(axis=0)).astype(int)
+        return int(x0), int(y0), int(min(x1, w)), int(min(y1, h))
+
+    def edges(self, frame: np.ndarray) -> np.ndarray:
+        """Grey samples across the four edges (4 × along × across)."""
+        m = self._edge_map
+        lines = cv2.remap(frame, m, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        gray = cv2.cvtColor(lines, cv2.COLOR_BGR2GRAY)
+        return gray.reshape(4, -1, gray.shape[1])
+
+    def surface_gray(self, frame: np.ndarray) -> np.ndarray:
+        x0, y0, x1, y1 = self._surface_box
+        return cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+
+    def learned(self, frame: np.ndarray) -> Verdict:
+        """The network's word on the whole board: clear, a hand over it, or glare."""
+        probs = predict(self.view.cut(frame)[None])[0]
+        worst = int(np.argmax(probs[1:])) + 1
+        if probs[0] < self.config.view_usable:
+            return Verdict(False, f"{CLASSES[worst]} over the board (seen whole)", 0.0)
+        span = 1.0 - self.config.view_usable
+        return Verdict(
+            True, None, float(np.clip((probs[0] - self.config.view_usable) / span, 0, 1))
+        )
+
+    def judge(self, frame: np.ndarray) -> list[Verdict]:
+        """The checks made on the raw frame (the glare and frame-band checks are made on the
+        reader's tiles): motion blur, the board where the profile says."""
+        return [
+            surface_blur(self.surface_gray(frame), self.config),
+            edge_drift(self.edges(frame), self.config),
+        ]

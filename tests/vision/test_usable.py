@@ -1,0 +1,80 @@
+"""The usability checks that need no network, on the committed fixtures (read with their true
+corners): motion blur, and a camera knocked out of calibration (the fixtures' boards moved in
+the picture by a few per cent of their width, as a nudged camera moves them)."""
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from nardy.calibration import BoardProfile
+from nardy.vision.config import VisionConfig
+from nardy.vision.usable import FrameCheck, edge_drift, surface_blur
+
+BOARDS = Path(__file__).resolve().parents[1] / "fixtures" / "boards"
+CFG = VisionConfig()
+
+
+def _fixtures(kind: str, every: int = 1) -> list[tuple[np.ndarray, FrameCheck, dict]]:
+    out = []
+    for path in sorted(BOARDS.glob(f"{kind}-*.json"))[::every]:
+        truth = json.loads(path.read_text())
+        image = cv2.imread(str(path.with_suffix(".jpg")))
+        size = (image.shape[1], image.shape[0])
+        out.append((image, FrameCheck(BoardProfile.from_corners(truth["corners"], size)), truth))
+    return out
+
+
+@pytest.fixture(scope="module")
+def usable_boards():
+    boards = _fixtures("bg-mid", 2) + _fixtures("dark-on-dark", 2) + _fixtures("bearoff", 2)
+    return [b for b in boards if b[2]["usable"]]
+
+
+def _motion_blur(image: np.ndarray, length: int, angle: float) -> np.ndarray:
+    kernel = np.zeros((length, length), np.float32)
+    kernel[length // 2] = 1.0 / length
+    turn = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), angle, 1.0)
+    kernel = cv2.warpAffine(kernel, turn, (length, length))
+    return cv2.filter2D(image, -1, kernel / kernel.sum())
+
+
+def test_motion_blurred_frames_are_caught_and_sharp_ones_pass(usable_boards):
+    moving = _fixtures("motion")
+    assert len(moving) >= 5 and all(t["why"] == "motion" for _, _, t in moving)
+    caught = [not surface_blur(c.surface_gray(im), CFG).usable for im, c, _ in moving]
+    passed = [surface_blur(c.surface_gray(im), CFG).usable for im, c, _ in usable_boards]
+    print(f"motion caught {sum(caught)}/{len(caught)}, sharp passed {sum(passed)}/{len(passed)}")
+    assert all(caught)
+    assert sum(passed) / len(passed) >= 0.97
+
+
+def test_a_sharp_board_smeared_by_motion_is_caught(usable_boards):
+    rng = np.random.default_rng(3)
+    caught = []
+    for image, check, _ in usable_boards[:12]:
+        smeared = _motion_blur(image, int(rng.integers(9, 16)), float(rng.uniform(0, 180)))
+        caught.append(not surface_blur(check.surface_gray(smeared), CFG).usable)
+    assert sum(caught) >= 11, f"caught {sum(caught)} of {len(caught)}"
+
+
+def test_a_knocked_camera_is_caught_and_a_calibrated_one_is_not(usable_boards):
+    rng = np.random.default_rng(7)
+    kept, moved = [], []
+    for image, check, truth in usable_boards:
+        kept.append(edge_drift(check.edges(image), CFG).usable)
+        c = np.asarray(truth["corners"])
+        size = (image.shape[1], image.shape[0])
+        slide = 0.05 * np.linalg.norm(c[1] - c[0])
+        a = rng.uniform(0, 2 * np.pi)
+        turn = cv2.getRotationMatrix2D((size[0] / 2, size[1] / 2), rng.uniform(-1.5, 1.5), 1.0)
+        turn[:, 2] += (slide * np.cos(a), slide * np.sin(a))
+        nudged = cv2.warpAffine(image, turn, size, borderMode=cv2.BORDER_REFLECT)
+        verdict = edge_drift(check.edges(nudged), CFG)
+        moved.append(not verdict.usable)
+        assert verdict.usable or "moved" in (verdict.why or "")
+    print(f"calibrated kept {sum(kept)}/{len(kept)}, knocked caught {sum(moved)}/{len(moved)}")
+    assert sum(kept) / len(kept) >= 0.97
+    assert sum(moved) / len(moved) >= 0.8
