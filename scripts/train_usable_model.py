@@ -51,9 +51,17 @@ def cuts(image: np.ndarray, corners: np.ndarray, rng: np.random.Generator) -> li
     return out
 
 
-def load(folders: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    views, labels, groups = [], [], []
-    files = sorted(f for d in folders for f in d.glob("*.json"))
+def load(folders: list[Path], cache: Path | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Views, labels and hold-out groups of every board in ``folders``; with ``cache``, the
+    boards cut before are read from it and only new ones are cut (and the cache kept)."""
+    views, labels, groups, names = [], [], [], []
+    if cache and cache.exists():
+        with np.load(cache) as z:
+            views, labels, groups, names = (
+                list(z[k]) for k in ("views", "labels", "groups", "names")
+            )
+    done = set(names)
+    files = sorted(f for d in folders for f in d.glob("*.json") if f.stem not in done)
     for i, jf in enumerate(files):
         truth = json.loads(jf.read_text())
         label = label_of(truth)
@@ -65,9 +73,13 @@ def load(folders: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             views.append(v)
             labels.append(label)
             groups.append(zlib.crc32(jf.stem.encode()) % 100)
+            names.append(jf.stem)
         print(f"\r{i + 1}/{len(files)}", end="", file=sys.stderr)
     print(file=sys.stderr)
-    return np.stack(views), np.array(labels), np.array(groups)
+    out = np.stack(views), np.array(labels), np.array(groups)
+    if cache and files:
+        np.savez(cache, views=out[0], labels=out[1], groups=out[2], names=np.array(names))
+    return out
 
 
 def augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -137,16 +149,13 @@ def main() -> int:
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--out", type=Path, default=WEIGHTS)
     ap.add_argument("--cache", type=Path, help="keep the cut views here between runs")
+    ap.add_argument("--cut-only", action="store_true", help="cut the views into --cache, no more")
     args = ap.parse_args()
     torch.set_num_threads(1)  # the machine's cores are shared
     torch.manual_seed(0)
-    if args.cache and args.cache.exists():
-        with np.load(args.cache) as z:
-            views, labels, groups = z["views"], z["labels"], z["groups"]
-    else:
-        views, labels, groups = load(args.folders)
-        if args.cache:
-            np.savez_compressed(args.cache, views=views, labels=labels, groups=groups)
+    views, labels, groups = load(args.folders, args.cache)
+    if args.cut_only:
+        return 0
     assert views.shape[1:3] == (VIEW[1], VIEW[0])
     valid = groups < 12  # boards held out (all their cuts), for the figures printed
     print("samples:", {c: int((labels[~valid] == i).sum()) for i, c in enumerate(CLASSES)})

@@ -49,13 +49,15 @@ class BoardReader:
             # too dark to trust, but what can be read is read (the levels are stretched)
             frame_light(frame, self.config),
             surface_glare(strips, tiles.raw_level(self.config.glare_level), self.config),
-            frame_intruder(
-                tiles.get("band", lab=True),
-                self.sampler.band_sides,
-                self.sampler.band_in_view,
-                self.config,
+            *self.check.judge(
+                frame,
+                band=frame_intruder(
+                    tiles.get("band", lab=True),
+                    self.sampler.band_sides,
+                    self.sampler.band_in_view,
+                    self.config,
+                ),
             ),
-            *self.check.judge(frame),
         ]
         bad = [v for v in verdicts if not v.usable]
         checker_tiles = tiles.checker_tiles()

@@ -34,9 +34,10 @@ class VisionConfig:
     edge_reach: float = 0.06  # how far either side of each edge is looked at (of the surface)
     edge_samples: int = 25  # samples across each edge over that reach
     edge_near: int = 3  # samples either side of the profile's edge that count as on it
-    blur_scales: tuple[float, float] = (1.5, 3.0)  # fine and coarse smoothing (frame pixels)
-    view_usable: float = 0.5  # the network's probability of a clear board below which it is not
-    blur_ratio: float = 1.48  # gradient energy kept fine against coarse, in the worst direction
+    view_usable: float = 0.7  # the network's probability of a clear board below which it is not
+    band_overruled: float = 0.9  # so sure the board is clear, the network overrules the band
+    blur_sigma: float = 1.3  # the further smoothing of the halved surface the blur check makes
+    blur_ratio: float = 1.54  # gradient energy before it against after, in the worst direction
     # stillness (per frame, on the rectified board at low resolution)
     motion_pixel: float = 14.0  # grey-level change that counts a pixel as moved
     motion_cells: tuple[int, int] = (4, 4)  # motion is the share moved in the busiest cell

@@ -98,15 +98,14 @@ def _directional_energy(image: np.ndarray) -> np.ndarray:
 
 
 def surface_blur(gray: np.ndarray, config: VisionConfig) -> Verdict:
-    """Motion blur, measured on the board at the camera's own resolution: in each direction,
-    how much of the gradient's energy a fine smoothing keeps against a coarse one. A sharp
-    edge keeps about twice as much (whatever its contrast, so the board's own look cancels
-    out); an edge smeared along the motion keeps much less in that direction. Once smoothed
-    finely the surface is taken at half resolution, which loses nothing the measure needs and
+    """Motion blur, measured on the board near the camera's own resolution: in each direction,
+    how much of the gradient's energy survives a further smoothing. A sharp edge keeps much of
+    it (whatever its contrast, so the board's own look cancels out); an edge already smeared
+    along the motion has little left to lose in that direction, so the ratio falls toward 1.
+    The surface is halved first (``pyrDown``): sharper than that no camera's edges are, and it
     costs a quarter."""
-    fine_sigma, coarse_sigma = config.blur_scales
-    fine = cv2.GaussianBlur(gray, (0, 0), fine_sigma)[::2, ::2].astype(np.float32)
-    coarse = cv2.GaussianBlur(fine, (0, 0), np.sqrt(coarse_sigma**2 - fine_sigma**2) / 2)
+    fine = cv2.pyrDown(gray).astype(np.float32)
+    coarse = cv2.GaussianBlur(fine, (0, 0), config.blur_sigma)
     ratio = float(np.min(_directional_energy(fine) / _directional_energy(coarse)))
     if ratio < config.blur_ratio:
         return Verdict(False, f"motion blur (sharpness {ratio:.2f})", 0.0)
@@ -189,21 +188,29 @@ class FrameCheck:
         x0, y0, x1, y1 = self._surface_box
         return cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
 
-    def learned(self, frame: np.ndarray) -> Verdict:
-        """The network's word on the whole board: clear, a hand over it, or glare."""
-        probs = predict(self.view.cut(frame)[None])[0]
-        worst = int(np.argmax(probs[1:])) + 1
-        if probs[0] < self.config.view_usable:
-            return Verdict(False, f"{CLASSES[worst]} over the board (seen whole)", 0.0)
-        span = 1.0 - self.config.view_usable
-        return Verdict(
-            True, None, float(np.clip((probs[0] - self.config.view_usable) / span, 0, 1))
-        )
+    def clear(self, frame: np.ndarray) -> np.ndarray:
+        """The network's probabilities (``CLASSES``) for the whole board: clear, a hand or arm
+        over it, glare."""
+        return predict(self.view.cut(frame)[None])[0]
 
-    def judge(self, frame: np.ndarray) -> list[Verdict]:
-        """The checks made on the raw frame (the glare and frame-band checks are made on the
-        reader's tiles): motion blur, the board where the profile says."""
-        return [
+    def learned(self, probs: np.ndarray) -> Verdict:
+        worst = int(np.argmax(probs[1:])) + 1
+        cut = self.config.view_usable
+        if probs[0] < cut:
+            return Verdict(False, f"{CLASSES[worst]} over the board (seen whole)", 0.0)
+        return Verdict(True, None, float(np.clip((probs[0] - cut) / (1.0 - cut), 0, 1)))
+
+    def judge(self, frame: np.ndarray, band: Verdict | None = None) -> list[Verdict]:
+        """The checks made on the raw frame: the network, motion blur, the board where the
+        profile says. ``band`` is the frame-band check's verdict (made on the reader's tiles):
+        a second opinion on hands, which a network quite sure the board is clear overrules
+        (the band also changes under a die thrown onto the frame, a cup set down on it)."""
+        probs = self.clear(frame)
+        out = [
+            self.learned(probs),
             surface_blur(self.surface_gray(frame), self.config),
             edge_drift(self.edges(frame), self.config),
         ]
+        if band is not None and probs[0] < self.config.band_overruled:
+            out.append(band)
+        return out
