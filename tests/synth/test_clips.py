@@ -5,27 +5,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
 from nardy.synth import render
 from nardy.synth.clip import CLIPS, STILL_AFTER, clip_scenes
+from nardy.vision.images import load_video
 
 CLIPS_DIR = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "clips"
 METAS = sorted(CLIPS_DIR.glob("*.frames.json"))
-
-
-def _frames(video: Path) -> list[np.ndarray]:
-    cap = cv2.VideoCapture(str(video))
-    out = []
-    while True:
-        ok, img = cap.read()
-        if not ok:
-            break
-        out.append(img)
-    cap.release()
-    return out
 
 
 def test_there_are_clips():
@@ -35,7 +23,7 @@ def test_there_are_clips():
 @pytest.mark.parametrize("meta_path", METAS, ids=lambda p: p.name)
 def test_clip_truth_is_consistent(meta_path):
     meta = json.loads(meta_path.read_text())
-    frames = _frames(CLIPS_DIR / meta["video"])
+    frames = load_video(CLIPS_DIR / meta["video"])
     assert len(frames) == len(meta["frames"])
     assert frames[0].shape[1::-1] == tuple(meta["size"])
     positions = [(tuple(f["points"]), tuple(f["bar"])) for f in meta["frames"]]
@@ -66,7 +54,7 @@ def test_clip_truth_is_consistent(meta_path):
 def test_a_clip_is_remade_by_the_renderer():
     name, kw, seed = CLIPS[0]
     meta = json.loads((CLIPS_DIR / f"{name}.frames.json").read_text())
-    frames = _frames(CLIPS_DIR / meta["video"])
+    frames = load_video(CLIPS_DIR / meta["video"])
     scenes = clip_scenes(kw, seed)
     assert len(scenes) == len(frames)
     for i in (0, next(i for i, s in enumerate(scenes) if s.hand is not None) + 4):

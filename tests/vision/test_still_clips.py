@@ -19,22 +19,11 @@ import pytest
 from nardy.calibration import BoardProfile
 from nardy.synth.clip import STILL_AFTER
 from nardy.vision.config import VisionConfig
+from nardy.vision.images import load_video
 from nardy.vision.still import StillnessTracker
 from nardy.vision.usable import FrameCheck
 
 CLIPS = Path(__file__).resolve().parents[1] / "fixtures" / "clips"
-
-
-def _frames(video: Path) -> list[np.ndarray]:
-    cap = cv2.VideoCapture(str(video))
-    out = []
-    while True:
-        ok, frame = cap.read()
-        if not ok:
-            break
-        out.append(frame)
-    cap.release()
-    return out
 
 
 def hand_in_view(frames: list[np.ndarray], truth: list[dict]) -> list[bool]:
@@ -77,7 +66,7 @@ def runs():
     result = []
     for path in sorted(CLIPS.glob("*.frames.json")):
         meta = json.loads(path.read_text())
-        frames = _frames(CLIPS / meta["video"])
+        frames = load_video(CLIPS / meta["video"])
         truth = meta["frames"]
         assert len(frames) == len(truth), path.name
         check = FrameCheck(BoardProfile.from_corners(meta["corners"], tuple(meta["size"])), cfg)

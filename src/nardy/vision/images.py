@@ -22,3 +22,22 @@ def load_image(path: str | Path) -> np.ndarray:
     if image is None:
         raise ImageError(f"not an image: {p}")
     return image
+
+
+def load_video(path: str | Path) -> list[np.ndarray]:
+    """Every frame of the video at ``path``, in order, as BGR uint8 (a short clip: all in
+    memory)."""
+    p = Path(path)
+    if not p.is_file():
+        raise ImageError(f"no such file: {p}")
+    capture = cv2.VideoCapture(str(p))
+    frames = []
+    while True:
+        ok, frame = capture.read()
+        if not ok:
+            break
+        frames.append(frame)
+    capture.release()
+    if not frames:
+        raise ImageError(f"not a video: {p}")
+    return frames
