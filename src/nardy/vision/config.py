@@ -34,7 +34,8 @@ class VisionConfig:
     edge_reach: float = 0.06  # how far either side of each edge is looked at (of the surface)
     edge_samples: int = 25  # samples across each edge over that reach
     edge_near: int = 3  # samples either side of the profile's edge that count as on it
-    view_usable: float = 0.7  # the network's probability of a clear board below which it is not
+    view_alone: float = 0.15  # the network's probability of a clear board below which, alone,
+    # it calls a hand or glare
     band_overruled: float = 0.9  # so sure the board is clear, the network overrules the band
     blur_sigma: float = 1.3  # the further smoothing of the halved surface the blur check makes
     blur_ratio: float = 1.54  # gradient energy before it against after, in the worst direction

@@ -194,8 +194,9 @@ class FrameCheck:
         return predict(self.view.cut(frame)[None])[0]
 
     def learned(self, probs: np.ndarray) -> Verdict:
+        """The network's word alone: only when it is quite sure something is over the board."""
         worst = int(np.argmax(probs[1:])) + 1
-        cut = self.config.view_usable
+        cut = self.config.view_alone
         if probs[0] < cut:
             return Verdict(False, f"{CLASSES[worst]} over the board (seen whole)", 0.0)
         return Verdict(True, None, float(np.clip((probs[0] - cut) / (1.0 - cut), 0, 1)))
@@ -203,8 +204,10 @@ class FrameCheck:
     def judge(self, frame: np.ndarray, band: Verdict | None = None) -> list[Verdict]:
         """The checks made on the raw frame: the network, motion blur, the board where the
         profile says. ``band`` is the frame-band check's verdict (made on the reader's tiles):
-        a second opinion on hands, which a network quite sure the board is clear overrules
-        (the band also changes under a die thrown onto the frame, a cup set down on it)."""
+        the network and the band each see hands the other misses, and each is wrong at times
+        (the band changes under a die thrown onto the frame; the network has seen only
+        rendered boards), so the band's word stands unless the network is sure the board is
+        clear, and the network's alone only when it is sure of a hand or glare."""
         probs = self.clear(frame)
         out = [
             self.learned(probs),
