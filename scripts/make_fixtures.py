@@ -3,6 +3,7 @@
 
     PYTHONPATH=src python scripts/make_fixtures.py [--out tests/fixtures] [--limit N] [--no-clips]
     PYTHONPATH=src python scripts/make_fixtures.py --prefix train --repeat 4 --out DIR --no-clips
+    PYTHONPATH=src python scripts/make_fixtures.py --no-clips --only 'markers-*' stacks-022
 
 Deterministic: every image's seed is derived from its name, so the same script writes the same
 files (byte for byte with the same OpenCV/libjpeg). ``plan()`` is what the tests re-render.
@@ -13,6 +14,7 @@ this way, so no fixture they are measured on was ever trained on.
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import json
 import sys
 import zlib
@@ -94,6 +96,9 @@ def main() -> int:
     ap.add_argument("--prefix", default="", help="name (and seed) a set apart from the fixtures")
     ap.add_argument("--repeat", type=int, default=1, help="this many times the fixtures' count")
     ap.add_argument("--kinds", help="only these categories, comma-separated (e.g. stacks,bearoff)")
+    ap.add_argument(
+        "--only", nargs="+", metavar="GLOB", help="write only the images whose names match"
+    )
     args = ap.parse_args()
     only = set(args.kinds.split(",")) if args.kinds else None
     if only and only - {cat for cat, _, _ in CATEGORIES}:
@@ -104,12 +109,14 @@ def main() -> int:
     facts: Counter[str] = Counter()
     size = 0
     items = plan(args.prefix, args.repeat, only)[: args.limit]
+    if args.only:
+        items = [it for it in items if any(fnmatch.fnmatch(it[0], g) for g in args.only)]
     for i, (name, seed, kw) in enumerate(items):
         if (boards / f"{name}.json").exists() and args.prefix:
             continue  # a training set is made over several runs
         try:
             data, truth = make_image(name, seed, kw)
-        except (SceneError, MemoryError) as exc:  # a rare drawn scene the renderer refuses
+        except SceneError as exc:  # a rare drawn scene the renderer refuses
             print(f"\n{name}: skipped ({type(exc).__name__}: {exc})", file=sys.stderr)
             continue
         (boards / f"{name}.jpg").write_bytes(data)

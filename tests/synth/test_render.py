@@ -119,3 +119,49 @@ def test_a_remembered_board_draws_the_same_picture():
     render_module._BOARD_CACHE.clear()
     fresh, _ = render(moved, 8, ss=1)
     assert cached.tobytes() == fresh.tobytes()
+
+
+#: A wide view (f ≈ 370 px across 1280) with both radial terms negative: the lens stopped
+#: bending monotonically before the image's corners and the renderer asked for a 46.6 GiB canvas.
+WIDE_BARREL = dict(
+    height=427.31499219902065,
+    tilt=25.21762359290856,
+    azimuth=214.3527744269793,
+    roll=-1.898467269120156,
+    aim=(28.120901607940233, -5.304966643708614),
+    fill=0.8720502405387323,
+    fit="board",
+    k1=-0.012504552547851877,
+    k2=-0.009078627421575733,
+)
+
+
+def test_a_wide_barrel_lens_renders_on_a_canvas_of_sane_size():
+    from nardy.synth.render import image_view
+    from nardy.synth.scene import Camera
+
+    scene = random_scene(np.random.default_rng(122), n_dice=2, cocked=0.35, with_cube=True)
+    scene = dataclasses.replace(scene, camera=Camera(**WIDE_BARREL))
+    _, lens, _ = image_view(scene)
+    mapx, mapy = lens.maps(scene.size)
+    w, h = scene.size
+    assert mapx.min() > -w and mapx.max() < 2 * w
+    assert mapy.min() > -h and mapy.max() < 2 * h
+    image, truth = render(scene, 122, ss=1)
+    assert image.shape == (h, w, 3)
+    assert all(0 <= x < w and 0 <= y < h for x, y in truth["corners"])
+
+
+@pytest.mark.parametrize("k1", [-0.15, -0.05, 0.0, 0.02])
+@pytest.mark.parametrize("k2", [-0.01, 0.0, 0.04])
+@pytest.mark.parametrize("f", [300.0, 500.0, 1100.0])
+def test_the_lens_inverts_everywhere_on_the_image(k1, k2, f):
+    from nardy.synth.camera import Lens, tame
+
+    size = (1280, 720)
+    r2 = (size[0] ** 2 + size[1] ** 2) / 4 / f**2
+    lens = Lens(f, 640.0, 360.0, *tame(k1, k2, r2))
+    corners = np.array([[0.0, 0.0], [1279.0, 0.0], [1279.0, 719.0], [0.0, 719.0], [640, 360]])
+    ideal = lens.undistort(corners)  # as many rounds as Lens.maps takes
+    assert np.abs(ideal).max() < 4 * size[0]
+    assert np.allclose(lens.distort(ideal), corners, atol=0.5)

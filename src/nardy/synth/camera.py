@@ -14,6 +14,9 @@ import numpy as np
 
 from nardy.synth.scene import Camera
 
+#: Fixed-point rounds that invert the lens (OpenCV's undistortPoints takes as many).
+UNDISTORT_ROUNDS = 12
+
 
 def _look_at(eye: np.ndarray, target: np.ndarray, roll_deg: float) -> np.ndarray:
     """Rotation from board to camera coordinates (OpenCV: x right, y down, z forward)."""
@@ -104,7 +107,7 @@ class Lens:
         k = 1 + self.k1 * r2 + self.k2 * r2 * r2
         return np.stack([x * k * self.f + self.cx, y * k * self.f + self.cy], 1)
 
-    def undistort(self, uv: np.ndarray, rounds: int = 12) -> np.ndarray:
+    def undistort(self, uv: np.ndarray, rounds: int = UNDISTORT_ROUNDS) -> np.ndarray:
         """Pixels as the lens shows them → ideal pixels (OpenCV's fixed-point inversion)."""
         uv = np.asarray(uv, float).reshape(-1, 2)
         xd = (uv[:, 0] - self.cx) / self.f
@@ -131,3 +134,29 @@ class Lens:
             src.astype(np.float32), (gw * step, gh * step), interpolation=cv2.INTER_LINEAR
         )
         return big[:h, :w, 0].copy(), big[:h, :w, 1].copy()
+
+
+def tame(k1: float, k2: float, corner_r2: float, max_bend: float = 0.12) -> tuple[float, float]:
+    """``k1``, ``k2`` scaled down until the lens bends the image's far corner (``corner_r2``:
+    its squared radius, normalised by the focal length) by at most ``max_bend`` (a real lens
+    stays near that), bends monotonically all the way out to it, and ``Lens.undistort`` finds
+    where it came from.
+
+    Past the radius where ``r·(1 + k1·r² + k2·r⁴)`` stops growing, no ideal point maps onto
+    the image: the inversion behind ``Lens.maps`` then runs away (a wide view with both terms
+    negative asked for a 46.6 GiB canvas). A lens that passes is returned unchanged."""
+    bend = abs(k1 * corner_r2 + k2 * corner_r2**2)
+    if bend > max_bend:
+        k1, k2 = k1 * max_bend / bend, k2 * max_bend / bend
+    target = float(np.sqrt(corner_r2))
+    for _ in range(60):
+        r = target
+        for _ in range(UNDISTORT_ROUNDS):  # the same fixed point as Lens.undistort
+            r = target / (1 + k1 * r**2 + k2 * r**4)
+        on_curve = np.linspace(0.0, abs(r), 200)
+        slope = 1 + 3 * k1 * on_curve**2 + 5 * k2 * on_curve**4
+        back = r * (1 + k1 * r**2 + k2 * r**4)
+        if r > 0 and slope.min() > 0 and abs(back - target) < 1e-3 * target:
+            return k1, k2
+        k1, k2 = k1 * 0.8, k2 * 0.8
+    return 0.0, 0.0

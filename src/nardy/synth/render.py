@@ -9,7 +9,7 @@ import numpy as np
 
 from nardy.synth import textures as tx
 from nardy.synth.board import Board
-from nardy.synth.camera import Lens, View, pose
+from nardy.synth.camera import Lens, View, pose, tame
 from nardy.synth.draw import Canvas, Light
 from nardy.synth.hand import draw_hand
 from nardy.synth.photo import develop
@@ -64,11 +64,8 @@ def image_view(scene: Scene) -> tuple[View, Lens, Board]:
     fields = np.array([[x, y, fh] for x in (-w, w) for y in (-h, h)])
     view = pose(scene.camera, outline, fields, scene.size)
     k1, k2 = scene.camera.k1, scene.camera.k2
-    # a wide lens must not bend its corners by more than ~12 % (a real lens stays monotonic)
     r2 = (scene.size[0] ** 2 + scene.size[1] ** 2) / 4 / view.f**2
-    bend = abs(k1 * r2 + k2 * r2 * r2)
-    if bend > 0.12:
-        k1, k2 = k1 * 0.12 / bend, k2 * 0.12 / bend
+    k1, k2 = tame(k1, k2, r2)
     lens = Lens(view.f, view.cx, view.cy, k1, k2)
     return view, lens, board
 
