@@ -24,12 +24,12 @@ from nardy.calibration.profile import BoardProfile, check_corners
 WORK = 400  # pixels across the surface when measuring
 
 
-def whiteboard_aspect(
+def whiteboard(
     corners: Sequence[Sequence[float]], image_size: tuple[int, int]
-) -> float | None:
-    """The real height / width of the rectangle whose image is ``corners`` (TL, TR, BR, BL),
-    or ``None`` when the view is too nearly square-on to tell the focal length (then the
-    quadrilateral's own proportions are close to the truth anyway)."""
+) -> tuple[float, np.ndarray, np.ndarray] | None:
+    """Zhang and He's whiteboard rectification: the focal length (square pixels, principal
+    point at the image centre) and the rectangle's two sides as the camera sees them, or
+    ``None`` when the view is too nearly square-on to tell the focal length."""
     tl, tr, br, bl = (np.array([x, y, 1.0]) for x, y in corners)
     # Zhang & He's numbering: m1 (0,0), m2 (w,0), m3 (0,h), m4 (w,h)
     m1, m2, m3, m4 = tl, tr, bl, br
@@ -46,12 +46,32 @@ def whiteboard_aspect(
     ) / (n2[2] * n3[2])
     if f2 <= 0:
         return None
-    f = np.sqrt(f2)
+    f = float(np.sqrt(f2))
     if not 0.3 * image_size[0] < f < 10 * image_size[0]:
         return None
     a_inv = np.linalg.inv(np.array([[f, 0, u0], [0, f, v0], [0, 0, 1.0]]))
-    w = a_inv @ n2
-    h = a_inv @ n3
+    return f, a_inv @ n2, a_inv @ n3
+
+
+def whiteboard_focal(
+    corners: Sequence[Sequence[float]], image_size: tuple[int, int]
+) -> float | None:
+    """The camera's focal length (pixels) from the image ``corners`` (TL, TR, BR, BL) of a
+    rectangle, or ``None`` when the view is too nearly square-on to tell."""
+    found = whiteboard(corners, image_size)
+    return None if found is None else found[0]
+
+
+def whiteboard_aspect(
+    corners: Sequence[Sequence[float]], image_size: tuple[int, int]
+) -> float | None:
+    """The real height / width of the rectangle whose image is ``corners`` (TL, TR, BR, BL),
+    or ``None`` when the view is too nearly square-on to tell the focal length (then the
+    quadrilateral's own proportions are close to the truth anyway)."""
+    found = whiteboard(corners, image_size)
+    if found is None:
+        return None
+    _, w, h = found
     return float(np.linalg.norm(h) / np.linalg.norm(w))
 
 

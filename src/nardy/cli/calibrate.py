@@ -19,9 +19,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="inner corners of the frame: top-left, top-right, bottom-right, bottom-left",
     )
     how.add_argument(
-        "--markers", action="store_true", help="four ArUco markers (DICT_4X4_50, ids 0-3)"
+        "--markers",
+        action="store_true",
+        help="four ArUco markers (DICT_4X4_50, ids 0-3 at TL, TR, BR, BL) on the frame, each "
+        "diagonally outside its corner of the playing surface, the paper's inner corner on the "
+        "frame top's inner corner",
     )
     how.add_argument("--auto", action="store_true", help="find the board with no help (default)")
+    parser.add_argument(
+        "--marker-size", type=float, default=30.0, metavar="MM", help="a marker's black square"
+    )
+    parser.add_argument(
+        "--frame-step",
+        type=float,
+        default=0.0,
+        metavar="MM",
+        help="how far the frame's top stands above the playing surface (markers)",
+    )
+    parser.add_argument(
+        "--frame-inset",
+        type=float,
+        default=0.0,
+        metavar="MM",
+        help="how far inside the frame top's inner corner the surface's corner lies (a bevel)",
+    )
     parser.add_argument(
         "--variant",
         default="backgammon",
@@ -49,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         orientation_from_start,
         parse_corners,
     )
-    from nardy.calibration.markers import corners_from_markers
+    from nardy.calibration.markers import MarkerLayout, corners_from_markers
     from nardy.calibration.measure import measure_geometry
     from nardy.vision.board import BoardReader
     from nardy.vision.images import ImageError, load_image
@@ -71,7 +92,8 @@ def run(args: argparse.Namespace) -> int:
         if args.corners:
             corners, source = parse_corners(args.corners), "corners"
         elif args.markers:
-            corners, source = corners_from_markers(image), "markers"
+            layout = MarkerLayout(args.marker_size, args.frame_step, args.frame_inset)
+            corners, source = corners_from_markers(image, layout, lens), "markers"
         else:
             from nardy.calibration.auto import find_corners
 

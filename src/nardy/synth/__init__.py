@@ -26,7 +26,9 @@ The truth (also the fixture file format) is the ``nardy detect`` JSON form plus 
               "middle"|"light"|"dark", "center": [x, y]} | null,
      "corners": [[x, y] × 4]  (inner corners of the frame on the playing surface, TL TR BR BL),
      "light": colour name of the lighter set, "lens": {"f", "cx", "cy", "k1", "k2"},
-     "markers": [{"id", "corners": [[x, y] × 4]}] (ArUco DICT_4X4_50, only when stuck on),
+     "markers": [{"id", "corners": [[x, y] × 4]}] (ArUco DICT_4X4_50, only when stuck on: the
+                 black squares' corners; stuck as ``nardy.calibration.markers`` asks),
+     "marker_layout": {"side_mm", "step_mm", "inset_mm"} (with the markers: their placement),
      "style": {"board", "checkers", "seed", "scene": Scene.to_json()}}
 
 Pixel coordinates are those of the distorted image. Everything is deterministic: the same scene

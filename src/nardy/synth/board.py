@@ -78,6 +78,24 @@ class Board:
             x0 -= extra
         return (x0, -h - f, x1, h + f)
 
+    @property
+    def bevel(self) -> float:
+        """How far the frame top's inner edge stands back from the wall below it."""
+        return min(2.5, self.frame_h * 0.3)
+
+    def marker_papers(self) -> list[tuple[float, float, float, float]]:
+        """The four ArUco markers' paper squares (ids 0–3: TL, TR, BR, BL), stuck on the frame's
+        top as ``nardy.calibration.markers`` asks: diagonally outside each corner of the
+        playing surface, the paper's inner corner on the frame top's inner corner."""
+        w, h = self.inner_w / 2 + self.bevel, self.inner_h / 2 + self.bevel
+        side = min(0.8 * self.frame_w, self.frame_w - self.bevel - 0.5)
+        return [
+            (-w - side, h, -w, h + side),
+            (w, h, w + side, h + side),
+            (w, -h - side, w + side, -h),
+            (-w - side, -h - side, -w, -h),
+        ]
+
     def surface_z(self, x: float, y: float) -> float:
         """Height of what a thing put down at (x, y) rests on: field or tray floor (0), the
         frame or bar (``frame_h``), or the table beside the board (``−base``)."""

@@ -224,7 +224,7 @@ class _Painter:
             )
             c.quad(_rect(t, 0.0), tex, shade=c.light.shade(np.zeros(3), np.array([0, 0, 1.0])))
         # walls and bevels around each opening, then the frame's top
-        bevel = min(2.5, fh * 0.3)
+        bevel = b.bevel
         holes = [*b.fields(), *b.trays()]
         for hole in holes:
             self._opening(hole, fh, bevel)
@@ -375,20 +375,10 @@ class _Painter:
 
     def _markers(self) -> None:
         b, c = self.b, self.c
-        x0, y0, x1, y1 = b.outline()
-        f = b.frame_w
-        m = f * 0.8
-        size = int(np.clip(m * self.tex_ppm, 32, 160)) // 8 * 8
-        centres = [
-            (x0 + f / 2, y1 - f / 2),
-            (x1 - f / 2, y1 - f / 2),
-            (x1 - f / 2, y0 + f / 2),
-            (x0 + f / 2, y0 + f / 2),
-        ]
-        for i, (mx, my) in enumerate(centres):
-            rect = (mx - m / 2, my - m / 2, mx + m / 2, my + m / 2)
+        for i, paper in enumerate(b.marker_papers()):
+            size = int(np.clip((paper[2] - paper[0]) * self.tex_ppm, 32, 160)) // 8 * 8
             c.quad(
-                _rect(rect, b.frame_h + 0.1),
+                _rect(paper, b.frame_h + 0.1),
                 tx.marker(i, size),
                 shade=c.light.shade(np.zeros(3), np.array([0, 0, 1.0])),
             )
@@ -625,30 +615,30 @@ def truth(scene: Scene, seed: int, view: View, lens: Lens, board: Board, placed)
         }
     )
     if scene.markers:
-        x0, y0, x1, y1 = board.outline()
-        f = board.frame_w
-        m = f * 0.8
-        centres = [
-            (x0 + f / 2, y1 - f / 2),
-            (x1 - f / 2, y1 - f / 2),
-            (x1 - f / 2, y0 + f / 2),
-            (x0 + f / 2, y0 + f / 2),
-        ]
         out["markers"] = [
-            {
-                "id": i,
-                "corners": [
-                    [round(float(x), 2), round(float(y), 2)]
-                    for x, y in to_image(
-                        view,
-                        lens,
-                        _rect((mx - m / 2, my - m / 2, mx + m / 2, my + m / 2), board.frame_h),
-                    )
-                ],
-            }
-            for i, (mx, my) in enumerate(centres)
+            {"id": i, "corners": _rounded(to_image(view, lens, _rect(black, board.frame_h)))}
+            for i, black in enumerate(_black_squares(board))
         ]
+        side = board.marker_papers()[0][2] - board.marker_papers()[0][0]
+        out["marker_layout"] = {
+            "side_mm": round(side * 6 / 8, 3),
+            "step_mm": round(board.frame_h, 3),
+            "inset_mm": round(board.bevel, 3),
+        }
     return out
+
+
+def _black_squares(board: Board) -> list[tuple[float, float, float, float]]:
+    """The markers' black squares: their paper less a one-cell margin (a cell is 1/8 of it)."""
+    out = []
+    for x0, y0, x1, y1 in board.marker_papers():
+        m = (x1 - x0) / 8
+        out.append((x0 + m, y0 + m, x1 - m, y1 - m))
+    return out
+
+
+def _rounded(pts: np.ndarray) -> list[list[float]]:
+    return [[round(float(x), 2), round(float(y), 2)] for x, y in pts]
 
 
 def _trays_in_view(scene: Scene, view: View, lens: Lens, board: Board) -> bool:
