@@ -67,8 +67,8 @@ def surface_width(truth: dict) -> float:
     return float((np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])) / 2)
 
 
-def evaluate(folder: Path, how: str, limit: int | None = None) -> dict:
-    files = sorted(p for p in folder.glob("*.json"))
+def evaluate(folder: Path, how: str, limit: int | None = None, every: int = 1) -> dict:
+    files = sorted(p for p in folder.glob("*.json"))[::every]
     if limit:
         files = files[:limit]
     c: Counter = Counter()
@@ -250,10 +250,11 @@ def main(argv: list[str] | None = None) -> int:
         help="how each image's board profile is made; several are reported one after another",
     )
     parser.add_argument("--limit", type=int)
+    parser.add_argument("--every", type=int, default=1, help="every Nth image only (a sample)")
     parser.add_argument("--wrong", action="store_true", help="list the boards not read exactly")
     args = parser.parse_args(argv)
     for how in args.profile_from:
-        res = evaluate(args.folder, how, args.limit)
+        res = evaluate(args.folder, how, args.limit, args.every)
         print(f"{args.folder} (profile from: {how})")
         print(report(res))
         if args.wrong:

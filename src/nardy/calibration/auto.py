@@ -18,6 +18,7 @@ import numpy as np
 from nardy.calibration.config import CalibrationConfig
 from nardy.calibration.geometry import BoardGeometry
 from nardy.calibration.profile import BoardProfile, ProfileError, check_corners
+from nardy.calibration.refine import pattern_strength, refine_corners
 
 
 class BoardNotFound(ProfileError):
@@ -132,7 +133,7 @@ def find_corners(image: np.ndarray, config: CalibrationConfig | None = None) -> 
     bottom = sorted([t for t in horiz if y_at_centre(t[0]) > 0.45 * h], key=lambda t: -t[1])[:7]
     left = sorted([t for t in vert if x_at_centre(t[0]) < 0.5 * w], key=lambda t: -t[1])[:7]
     right = sorted([t for t in vert if x_at_centre(t[0]) > 0.5 * w], key=lambda t: -t[1])[:7]
-    best = (0.0, None)
+    scored: list[tuple[float, np.ndarray]] = []
     area_img = float(w * h)
     for (t, _), (b, _), (lf, _), (r, _) in itertools.product(top, bottom, left, right):
         quad = _corners(t, r, b, lf)
@@ -152,14 +153,31 @@ def find_corners(image: np.ndarray, config: CalibrationConfig | None = None) -> 
         dst = np.float32([[0, 0], [143, 0], [143, 111], [0, 111]])
         m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
         rect = cv2.warpPerspective(small, m, (144, 112), flags=cv2.INTER_AREA)
-        score = _pattern_score(rect)
-        if score > best[0]:
-            best = (score, quad)
-    score, quad = best
-    if quad is None or score < config.auto_min_score:
+        scored.append((_pattern_score(rect), quad))
+    scored = [c for c in scored if c[0] >= config.auto_min_score]
+    scored.sort(key=lambda c: -c[0])
+    starts = [_refit(image, q / scale, scale) for _, q in scored[: config.auto_refine_candidates]]
+    # a camera set up over a board mostly has it in the middle: guesses for when the frame's
+    # edges gave no candidate, or only wrong ones
+    for fw, fh in config.auto_centred_guesses:
+        x0, x1 = w0 * (1 - fw) / 2, w0 * (1 + fw) / 2
+        y0, y1 = h0 * (1 - fh) / 2, h0 * (1 + fh) / 2
+        starts.append(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
+    # each brought onto the edges where the points begin; the one whose points then show
+    # most plainly wins (a guess the refinement spoils keeps its own place)
+    best = (-1.0, starts[0])
+    for start in starts:
+        for corners in (start, refine_corners(image, start, config)[0]):
+            strength = pattern_strength(image, corners)
+            if strength > best[0]:
+                best = (strength, corners)
+    if best[0] < config.auto_min_strength:
         raise BoardNotFound("no board found in the photo (give --corners or a profile)")
-    # refit each edge at full resolution to the edge pixels along it
-    full = quad / scale
+    return best[1]
+
+
+def _refit(image: np.ndarray, full: np.ndarray, scale: float) -> np.ndarray:
+    """Each edge of ``full`` refitted to the edge pixels along it, at full resolution."""
     gray_full = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (5, 5), 0)
     med = float(np.median(gray_full))
     edges = cv2.Canny(gray_full, max(10, 0.5 * med), max(30, 1.2 * med))

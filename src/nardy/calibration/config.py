@@ -24,6 +24,10 @@ class CalibrationConfig:
     auto_min_aspect: float = 0.45  # surface height / width after rectification
     auto_max_aspect: float = 1.4
     auto_min_score: float = 0.25  # the points' pattern a candidate must show to be a board
+    # surfaces guessed in the middle of the photo: (width, height) as shares of the photo's
+    auto_centred_guesses: tuple[tuple[float, float], ...] = ((0.55, 0.75), (0.45, 0.6), (0.65, 0.9))
+    auto_min_strength: float = 40.0  # neighbouring points' contrast (Lab) a board shows at least
+    auto_refine_candidates: int = 4  # the likeliest surfaces brought onto the edges and compared
     refine_rounds: int = 4  # rectify-and-measure rounds that bring a guess onto the edges
     refine_reach: float = 0.1  # how far (share of the surface) an edge is looked for each round
     rectified_width: int = 480  # pixels across the playing surface when rectified
