@@ -25,6 +25,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
+import train_dice_model  # noqa: E402  (beside this script: the network both trainers build)
+
 from nardy.vision import cube as cube_reader  # noqa: E402
 
 
@@ -100,20 +102,7 @@ def make_patches(folders: list[Path], out: Path, copies: int, seed: int, match: 
 
 
 def build_net():
-    from torch import nn
-
-    p = cube_reader.PATCH
-    net = nn.Sequential()
-    for i, (cin, cout) in enumerate([(1, 16), (16, 32), (32, 64)], start=1):
-        net.add_module(f"conv{i}", nn.Conv2d(cin, cout, 3, padding=1))
-        net.add_module(f"r{i}", nn.ReLU())
-        net.add_module(f"p{i}", nn.MaxPool2d(2))
-    net.add_module("flat", nn.Flatten())
-    net.add_module("fc1", nn.Linear(64 * (p // 8) ** 2, 128))
-    net.add_module("r4", nn.ReLU())
-    net.add_module("drop", nn.Dropout(0.3))
-    net.add_module("fc2", nn.Linear(128, 1 + len(cube_reader.FACES)))
-    return net
+    return train_dice_model.build_net(1 + len(cube_reader.FACES), cube_reader.PATCH)
 
 
 def train(

@@ -191,7 +191,8 @@ def drawn_cube_samples(backgrounds: list[np.ndarray], rng, n: int):
         yield roughen(patch, rng, 1), cube_reader.FACES.index(value) + 1
 
 
-def build_net(outputs: int):
+def build_net(outputs: int, patch: int = PATCH):
+    """The network ``vision.tinynet`` runs: three 3×3 conv/ReLU/pool stages, two dense layers."""
     from torch import nn
 
     net = nn.Sequential()
@@ -200,7 +201,7 @@ def build_net(outputs: int):
         net.add_module(f"r{i}", nn.ReLU())
         net.add_module(f"p{i}", nn.MaxPool2d(2))
     net.add_module("flat", nn.Flatten())
-    net.add_module("fc1", nn.Linear(64 * (PATCH // 8) ** 2, 128))
+    net.add_module("fc1", nn.Linear(64 * (patch // 8) ** 2, 128))
     net.add_module("r4", nn.ReLU())
     net.add_module("drop", nn.Dropout(0.3))
     net.add_module("fc2", nn.Linear(128, outputs))
