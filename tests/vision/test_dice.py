@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from nardy.synth.textures import PIPS
 from nardy.vision.dice import (
     DiceInputError,
     DieReading,
@@ -20,15 +21,6 @@ from nardy.vision.dice import (
 from nardy.vision.dice_eval import DiceScore, score_image, yolo_truth
 
 REAL = Path(__file__).resolve().parent.parent / "fixtures" / "dice-real"
-
-LAYOUT = {
-    1: [(0, 0)],
-    2: [(-1, -1), (1, 1)],
-    3: [(-1, -1), (0, 0), (1, 1)],
-    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
-    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
-}
 
 
 def drawn_die(value: int, dark: bool = False, side: int = 60, turn: float = 0.0) -> np.ndarray:
@@ -44,7 +36,7 @@ def drawn_die(value: int, dark: bool = False, side: int = 60, turn: float = 0.0)
     for cx, cy in ((r, r), (side - 1 - r, r), (r, side - 1 - r), (side - 1 - r, side - 1 - r)):
         cv2.circle(face, (cx, cy), r, body, -1)
     step = side * 0.27
-    for dx, dy in LAYOUT[value]:
+    for dx, dy in PIPS[value]:
         cv2.circle(
             face, (int(side / 2 + dx * step), int(side / 2 + dy * step)), side // 11, ink, -1
         )

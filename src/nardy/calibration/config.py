@@ -30,4 +30,3 @@ class CalibrationConfig:
     auto_refine_candidates: int = 4  # the likeliest surfaces brought onto the edges and compared
     refine_rounds: int = 4  # rectify-and-measure rounds that bring a guess onto the edges
     refine_reach: float = 0.1  # how far (share of the surface) an edge is looked for each round
-    rectified_width: int = 480  # pixels across the playing surface when rectified

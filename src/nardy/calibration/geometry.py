@@ -105,9 +105,6 @@ class BoardGeometry:
         left, right = self.bar
         return (left + (1.0 - right)) / 12.0
 
-    def bar_rect(self) -> Rect:
-        return Rect(self.bar[0], 0.0, self.bar[1], 1.0)
-
     def point(self, number: int) -> PointShape:
         """The shape of point ``number`` (1–24, numbered as the board lies in the image)."""
         if not 1 <= number <= 24:

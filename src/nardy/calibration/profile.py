@@ -128,9 +128,6 @@ class BoardProfile:
             corners, image_size, self.geometry, None, self.orientation, self.source
         )
 
-    def with_geometry(self, geometry: BoardGeometry) -> BoardProfile:
-        return replace(self, geometry=geometry)
-
     def with_orientation(self, orientation: Orientation | None) -> BoardProfile:
         return replace(self, orientation=orientation)
 

@@ -129,7 +129,8 @@ def checker_face(
     return base * shade[..., None]
 
 
-_PIPS = {
+#: where the pips of each face lie, on a 3×3 grid from (-1, -1) to (1, 1)
+PIPS = {
     1: [(0, 0)],
     2: [(-1, -1), (1, 1)],
     3: [(-1, -1), (0, 0), (1, 1)],
@@ -158,7 +159,7 @@ def _face_base(size: int, body: BGR) -> np.ndarray:
 def die_face(size: int, value: int, body: BGR, pips: BGR) -> np.ndarray:
     tex = _face_base(size, body)
     step, rad = size * 0.27, size * 0.095
-    for px, py in _PIPS[value]:
+    for px, py in PIPS[value]:
         c = (size / 2 - 0.5 + px * step, size / 2 - 0.5 + py * step)
         cv2.circle(tex, (int(c[0] * 16), int(c[1] * 16)), int(rad * 16), pips, -1, cv2.LINE_AA, 4)
         # a drilled pip: darker toward its upper-left wall

@@ -11,10 +11,6 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class VisionConfig:
-    # rectification: pixels across the playing surface, and how much of the frame around it
-    rect_width: int = 400
-    margin_x: float = 0.17  # of the surface width, each side (room for trays beside the frame)
-    margin_y: float = 0.10  # of the surface height, top and bottom
     # the checker network was trained on tiles of this size: change both together
     strip_pixels: int = 16  # pixels across a point (the bar, a tray) in the checker reader's tiles
     strip_length: int = 96  # pixels along a tile: a point's base to the middle of the board

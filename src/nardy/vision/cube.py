@@ -85,11 +85,6 @@ def view_to_board(x, y):  # type: ignore[no-untyped-def]  # floats or arrays ali
     return x / VIEW_W + x0, y / (VIEW_W * ASPECT) + y0
 
 
-def board_to_view(bx: float, by: float) -> tuple[float, float]:
-    x0, _, y0, _ = REACH
-    return (bx - x0) * VIEW_W, (by - y0) * VIEW_W * ASPECT
-
-
 def cube_patch(view: np.ndarray, x: float, y: float, side: float, angle: float = 0.0) -> np.ndarray:
     """A PATCH×PATCH patch of the grey top-down view around (x, y), the body made light."""
     m = cv2.getRotationMatrix2D((x, y), angle, PATCH / side)
