@@ -103,6 +103,24 @@ def test_calibration_wizard_by_clicking_four_corners(page, live_server, wizard_t
     page.screenshot(path=str(SCREENSHOTS / "calibrate.png"), full_page=True)
 
 
+def test_calibration_wizard_finds_the_markers_with_the_layout_typed_in(
+    page, live_server, wizard_table
+):
+    page.goto(f"{live_server}/calibrate/cam")
+    page.locator("#frame").wait_for()
+    for name, value in wizard_table.truth["marker_layout"].items():
+        page.fill(f"#marker-layout input[name={name}]", str(value))
+    page.click("#find-markers")
+    page.locator("#step", has_text="Four corners set").wait_for(timeout=30000)
+    marks = page.locator("#marks circle.corner")  # drawn in the frame's own pixels
+    found = [
+        (float(marks.nth(i).get_attribute("cx")), float(marks.nth(i).get_attribute("cy")))
+        for i in range(4)
+    ]
+    for (x, y), (tx, ty) in zip(found, wizard_table.truth["corners"], strict=True):
+        assert abs(x - tx) < 2 and abs(y - ty) < 2
+
+
 def test_the_demo_plays_turns_into_an_open_page(page):
     """The live path end to end: a recorded match thrown by the emulated cup, read by the real
     driver, judged by the referee, pushed to a page that never reloads."""

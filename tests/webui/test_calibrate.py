@@ -34,6 +34,35 @@ def test_find_returns_the_corners_calibration_finds(client, wizard_table, csrf_o
         assert np.allclose(r.get_json()["corners"], expected, atol=0.06), method
 
 
+def test_find_uses_the_marker_layout_the_person_measured(client, wizard_table, csrf_of):
+    from nardy.calibration.markers import MarkerLayout, corners_from_markers
+
+    measured = wizard_table.truth["marker_layout"]
+    r = client.post(
+        "/calibrate/cam/find",
+        json={"method": "markers", "layout": {k: str(v) for k, v in measured.items()}},
+        headers=_token(client, csrf_of),
+    )
+    assert r.status_code == 200
+    expected = corners_from_markers(wizard_table.frame, MarkerLayout(**measured))
+    assert np.allclose(r.get_json()["corners"], expected, atol=0.06)
+    truth = np.asarray(wizard_table.truth["corners"])
+    default = corners_from_markers(wizard_table.frame)
+    # the measured layout brings the corners nearer the truth than the default one does
+    assert np.abs(expected - truth).max() < np.abs(default - truth).max()
+
+
+def test_find_refuses_a_bad_marker_layout(client, wizard_table, csrf_of):
+    for layout in ({"side_mm": "wide"}, {"side_mm": 1}, {"colour": 3}, [30, 0, 0]):
+        r = client.post(
+            "/calibrate/cam/find",
+            json={"method": "markers", "layout": layout},
+            headers=_token(client, csrf_of),
+        )
+        assert r.status_code == 400, layout
+        assert "layout" in r.get_json()["error"]
+
+
 def test_find_refuses_an_unknown_method(client, wizard_table, csrf_of):
     r = client.post(
         "/calibrate/cam/find", json={"method": "magic"}, headers=_token(client, csrf_of)

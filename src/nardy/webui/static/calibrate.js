@@ -47,8 +47,15 @@
     draw();
   });
 
+  function markerLayout() {
+    const layout = {};
+    document.querySelectorAll("#marker-layout input").forEach((i) => { layout[i.name] = i.value; });
+    return layout;
+  }
+
   async function find(method) {
-    const r = await nardy.post(base + "/find", { method });
+    const body = method === "markers" ? { method, layout: markerLayout() } : { method };
+    const r = await nardy.post(base + "/find", body);
     message.textContent = r.ok ? "" : r.data.error;
     if (r.ok) { corners = r.data.corners; draw(); }
   }

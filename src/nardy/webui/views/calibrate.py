@@ -99,16 +99,32 @@ def frame(table_id: str) -> ResponseReturnValue:
     )
 
 
+def _marker_layout(body: dict[str, Any]):
+    """The markers' layout on this board as the person measured it (millimetres), or a 400.
+    Fields left out keep ``MarkerLayout``'s defaults."""
+    from nardy.calibration.markers import MarkerLayout
+
+    raw = body.get("layout") or {}
+    if not isinstance(raw, dict) or not set(raw) <= {"side_mm", "step_mm", "inset_mm"}:
+        abort(400, description="layout has side_mm, step_mm and inset_mm (millimetres)")
+    try:
+        return MarkerLayout(**{k: float(v) for k, v in raw.items() if v not in (None, "")})
+    except (TypeError, ValueError) as e:  # MarkerError is a ValueError
+        abort(400, description=f"bad marker layout: {e}")
+
+
 @bp.post("/<table_id>/find")
 def find(table_id: str) -> ResponseReturnValue:
-    """Corners found for the person: ``{"method": "markers" | "auto"}``."""
+    """Corners found for the person: ``{"method": "markers" | "auto"}``, with the markers'
+    ``"layout"`` (``side_mm``, ``step_mm``, ``inset_mm``) for ``markers``."""
     image = _frame(_seat(table_id))
-    method = _json_body().get("method")
+    body = _json_body()
+    method = body.get("method")
     try:
         if method == "markers":
             from nardy.calibration.markers import corners_from_markers
 
-            corners = corners_from_markers(image)
+            corners = corners_from_markers(image, _marker_layout(body))
         elif method == "auto":
             from nardy.calibration.auto import find_corners
 
