@@ -111,3 +111,16 @@ def test_calibrate_without_markers_in_view_says_so(board_photo, tmp_path):
     proc = _nardy("calibrate", str(path), "--out", str(tmp_path / "p.json"), "--markers")
     assert proc.returncode == 2
     assert "marker" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_calibrate_names_a_bad_lens_pattern_and_a_pattern_not_seen(board_photo, tmp_path):
+    path, seen = board_photo
+    args = ["calibrate", str(path), "--out", str(tmp_path / "p.json")]
+    args += ["--corners", _corner_text(seen), "--lens", str(path), str(path), str(path)]
+    proc = _nardy(*args, "--pattern", "circles:4x11")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "pattern" in proc.stderr
+    proc = _nardy(*args, "--pattern", "charuco:7x5")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "ChArUco board (DICT_6X6_250) in 0 photo(s)" in proc.stderr
+    assert not (tmp_path / "p.json").exists()

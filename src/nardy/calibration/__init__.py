@@ -2,12 +2,19 @@
 
 Made from four corners given by hand (``BoardProfile.from_corners``), from four ArUco markers
 (``markers.profile_from_markers``) or found in a photo with no help (``auto.find_board``);
-lens correction from photos of a chessboard (``lens.calibrate_lens``).
+lens correction from photos of a chessboard or a ChArUco board (``lens.calibrate_lens``).
 """
 
 from nardy.calibration.config import CalibrationConfig
 from nardy.calibration.geometry import BoardGeometry, GeometryError, PointShape, Rect
-from nardy.calibration.lens import LensCorrection, LensError, calibrate_lens
+from nardy.calibration.lens import (
+    Charuco,
+    Chessboard,
+    LensCorrection,
+    LensError,
+    calibrate_lens,
+    parse_pattern,
+)
 from nardy.calibration.orientation import Orientation, OrientationError, orientation_from_start
 from nardy.calibration.profile import BoardProfile, ProfileError, parse_corners
 
@@ -15,6 +22,8 @@ __all__ = [
     "BoardGeometry",
     "BoardProfile",
     "CalibrationConfig",
+    "Charuco",
+    "Chessboard",
     "GeometryError",
     "LensCorrection",
     "LensError",
@@ -26,4 +35,5 @@ __all__ = [
     "calibrate_lens",
     "orientation_from_start",
     "parse_corners",
+    "parse_pattern",
 ]

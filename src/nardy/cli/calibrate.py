@@ -53,10 +53,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--lens",
         nargs="+",
         metavar="PHOTO",
-        help="photos of a chessboard pattern, to measure and correct the lens",
+        help="photos of a printed pattern, to measure and correct the lens",
     )
     parser.add_argument(
-        "--pattern", default="9x6", help="inner corners of the chessboard pattern, e.g. 9x6"
+        "--pattern",
+        default="9x6",
+        help="the lens photos' pattern: a chessboard's inner corners (9x6), or a ChArUco "
+        "board's squares as OpenCV prints it (charuco:7x5, markers DICT_6X6_250 filling 75%% "
+        "of a square; charuco:7x5:DICT_4X4_50 names another dictionary)",
     )
 
 
@@ -69,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
         calibrate_lens,
         orientation_from_start,
         parse_corners,
+        parse_pattern,
     )
     from nardy.calibration.markers import MarkerLayout, corners_from_markers
     from nardy.calibration.measure import measure_geometry
@@ -83,10 +88,10 @@ def run(args: argparse.Namespace) -> int:
     lens = None
     if args.lens:
         try:
-            cols, rows = (int(v) for v in args.pattern.lower().split("x"))
+            pattern = parse_pattern(args.pattern)
             photos = [load_image(p) for p in args.lens]
-            lens = calibrate_lens(photos, (cols, rows))
-        except (ValueError, ImageError, LensError) as e:
+            lens = calibrate_lens(photos, pattern)
+        except (ImageError, LensError) as e:
             raise UsageError(f"lens: {e}") from e
     try:
         if args.corners:
