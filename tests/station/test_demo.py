@@ -17,7 +17,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "referee"))
 from session_truth import compare, project  # noqa: E402  (the referee's truth helpers)
 
 
-def _play(name: str, speed: float) -> dict:
+def _play(name: str, speed: float, look=lambda demo: demo.station.live.record()):
+    """Play the session through and return what ``look`` sees of the demo when it is done."""
     demo = start_demo(SESSIONS / name, speed=speed, truth_frames=True)
     try:
         deadline = time.monotonic() + 120
@@ -26,7 +27,7 @@ def _play(name: str, speed: float) -> dict:
             time.sleep(0.1)
         time.sleep(0.3)  # the last throw's ACK and the last view
         assert demo.station.errors == []
-        return demo.station.live.record()
+        return look(demo)
     finally:
         demo.stop()
 
@@ -37,3 +38,19 @@ def _play(name: str, speed: float) -> dict:
 def test_the_demo_at_speed_gives_the_true_record(name):
     truth = json.loads((SESSIONS / name / "truth.json").read_text())
     compare(project(_play(name, speed=25)), truth)
+
+
+def test_the_demo_arms_the_cup_for_the_player_on_turn_as_the_table_did():
+    """Each throw says whose it is, as it did when the session was recorded (the recording's
+    station armed the cup; a throw it left unarmed, an opening throw, may be armed now)."""
+    from nardy.referee.cuplog import read_cup_log
+    from nardy.referee.events import DiceThrown
+
+    name = "backgammon_money"
+    events = _play(name, speed=25, look=lambda demo: list(demo.station.live.store.events()))
+    played = [e for e in events if isinstance(e, DiceThrown)]
+    recorded = [e for e in read_cup_log(SESSIONS / name / "cup.log") if isinstance(e, DiceThrown)]
+    assert [e.values for e in played] == [e.values for e in recorded]
+    armed = [(p.player, r.player) for p, r in zip(played, recorded, strict=True) if r.player]
+    assert len(armed) > 5
+    assert all(now == then for now, then in armed), armed

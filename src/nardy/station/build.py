@@ -25,7 +25,6 @@ from nardy.station.station import Clock, TableStation
 #: How often a live table keeps a camera frame in its recorded session.
 RECORD_EVERY_MS = 500
 #: The cup's names for the players (DICECUP.md arms ``W`` and ``B``).
-CUP_PLAYER = {"light": "W", "dark": "B"}
 
 
 class TableSpecError(ValueError):
@@ -131,7 +130,7 @@ def start_table(spec: TableSpec, default_root: Path = Path("nardy-sessions")) ->
         driver = CupDriver(port, log=folder / "cup.log", t0=station.clock.t0).start()
         running.stoppers.append(driver.stop)
         station.feed_cup(driver.events())
-        _arm_on_turn(live, driver)
+        station.arm_on_turn(driver)
     if spec.camera is not None:
         from nardy.device.camera import Camera, FrameSourceError, open_source
         from nardy.referee.session import VisionReader
@@ -182,19 +181,3 @@ def _recorded(
             writer.write_frame(t_ms, cv2.imencode(".jpg", image)[1].tobytes())
             last = t_ms
         yield t_ms, image
-
-
-def _arm_on_turn(live: LiveTable, driver: Any) -> None:
-    """Tell the cup whose throw comes next, whenever that changes."""
-    armed: list[tuple[str, int] | None] = [None]
-
-    def arm(view: Any) -> None:
-        if view.on_turn is None:
-            return
-        key = (view.on_turn, len(view.turns) + 1)
-        if key != armed[0]:
-            armed[0] = key
-            driver.arm(CUP_PLAYER[view.on_turn], key[1])
-
-    live.subscribe(arm)
-    arm(live.view())

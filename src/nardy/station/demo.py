@@ -80,6 +80,7 @@ def start_demo(folder: Path, *, speed: float = 1.0, truth_frames: bool = False) 
         demo.emulator = CupEmulator.on_pty(seed=0).start()
         demo.driver = CupDriver(demo.emulator.port, log=Path(workdir.name) / "cup.log").start()
         station.feed_cup(demo.driver.events())
+        station.arm_on_turn(demo.driver)  # as a table's station does: throws say whose they are
 
     frames = _playback(session, station, demo.emulator, throws)
     if session.frames:

@@ -28,6 +28,8 @@ class FrameReader(Protocol):
 
 
 JPEG = [cv2.IMWRITE_JPEG_QUALITY, 80]
+#: How the station names the players to the dice cup when it arms it (DICECUP.md's ``ARM``).
+CUP_PLAYER = {"light": "W", "dark": "B"}
 
 
 def _overlaid(image: np.ndarray, reader: FrameReader) -> np.ndarray:
@@ -190,6 +192,22 @@ class TableStation:
             self.submit(CameraStatus(self.clock.now_ms(), "lost", "the frames ended"))
 
         self._start(run, "camera-feed")
+
+    def arm_on_turn(self, driver: Any) -> None:
+        """Tell the cup (a ``CupDriver``) whose throw comes next, whenever that changes, so each
+        throw arrives saying whose it is."""
+        armed: list[tuple[str, int] | None] = [None]
+
+        def arm(view: Any) -> None:
+            if view.on_turn is None:
+                return
+            key = (view.on_turn, len(view.turns) + 1)
+            if key != armed[0]:
+                armed[0] = key
+                driver.arm(CUP_PLAYER[view.on_turn], key[1])
+
+        self.live.subscribe(arm)
+        arm(self.live.view())
 
     def wait_for_throws(self, count: int, timeout: float) -> bool:
         """Block until the cup has delivered ``count`` throws (valid or not) in all."""
