@@ -47,6 +47,10 @@ CATEGORIES: list[tuple[str, int, dict[str, Any]]] = [
     ("glare", 6, {"glare": True}),
     ("motion", 6, {"motion": True}),
 ]
+#: Categories for training sets only (``--kinds``); no fixture is of them.
+TRAINING_ONLY: list[tuple[str, int, dict[str, Any]]] = [
+    ("hands", 25, {"with_hand": True, "varied_hand": True}),
+]
 
 
 def seed_of(name: str) -> int:
@@ -63,7 +67,7 @@ def plan(
     head = f"{prefix}-" if prefix else ""
     queues = [
         [(f"{head}{cat}-{i:04d}" if prefix else f"{cat}-{i:03d}", kw) for i in range(n * repeat)]
-        for cat, n, kw in CATEGORIES
+        for cat, n, kw in (CATEGORIES if kinds is None else CATEGORIES + TRAINING_ONLY)
         if kinds is None or cat in kinds
     ]
     out = []
@@ -101,8 +105,9 @@ def main() -> int:
     )
     args = ap.parse_args()
     only = set(args.kinds.split(",")) if args.kinds else None
-    if only and only - {cat for cat, _, _ in CATEGORIES}:
-        ap.error(f"unknown categories: {', '.join(sorted(only - {c for c, _, _ in CATEGORIES}))}")
+    known = {cat for cat, _, _ in CATEGORIES + TRAINING_ONLY}
+    if only and only - known:
+        ap.error(f"unknown categories: {', '.join(sorted(only - known))}")
     boards = args.out / "boards"
     boards.mkdir(parents=True, exist_ok=True)
     kinds: Counter[str] = Counter()

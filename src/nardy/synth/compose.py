@@ -34,6 +34,7 @@ def random_scene(
     fit: str | None = None,
     glare: bool = False,
     motion: bool = False,
+    varied_hand: bool = False,
     **fields: Any,
 ) -> Scene:
     """A random scene.
@@ -43,8 +44,10 @@ def random_scene(
     in or out; ``whole_board`` keeps the whole board, markers and trays in view;
     ``fit="fields"`` frames the playing fields only (the trays fall out); ``glare`` puts a
     blinding reflection of the lamp on the board and ``motion`` shakes the camera (both make the
-    frame unusable). Any other keyword sets that :class:`Scene` field outright (then it is not
-    drawn at random; ``dice``, ``cube`` and ``hand`` given so are kept as given).
+    frame unusable). ``varied_hand`` draws the hand from a wider range (see ``_varied_hand``):
+    the fixtures' hands keep the narrower draw they were made with. Any other keyword sets
+    that :class:`Scene` field outright (then it is not drawn at random; ``dice``, ``cube`` and
+    ``hand`` given so are kept as given).
     """
     kind = kind or str(rng.choice(positions.KINDS, p=[0.12, 0.1, 0.3, 0.22, 0.13, 0.13]))
     counts, _ = positions.make(kind, rng)
@@ -102,7 +105,8 @@ def random_scene(
         hand = fields["hand"]
     else:
         want = rng.random() < 0.1 if with_hand is None else with_hand
-        hand = _hand(rng, scene, light_row) if want else None
+        draw = _varied_hand if varied_hand else _hand
+        hand = draw(rng, scene, light_row) if want else None
     return dataclasses.replace(scene, dice=tuple(dice), cube=cube, hand=hand)
 
 
@@ -346,4 +350,67 @@ def _hand(rng: np.random.Generator, scene: Scene, light_row: str) -> Hand:
         sleeve=int(rng.integers(len(SLEEVES))),
         spread=float(rng.random()),
         holding="",
+    )
+
+
+#: Skin from pale to very dark, interpolated between (BGR 0..1), and sleeves of any colour.
+_SKIN_RANGE = np.float32(
+    [
+        [0.80, 0.86, 0.96],
+        [0.55, 0.67, 0.88],
+        [0.39, 0.53, 0.78],
+        [0.23, 0.35, 0.55],
+        [0.15, 0.23, 0.36],
+        [0.09, 0.14, 0.23],
+    ]
+)
+_ENDS = ("bottom", "top", "left", "right")
+
+
+def _varied_hand(rng: np.random.Generator, scene: Scene, light_row: str) -> Hand:
+    """A hand from a wider range than the fixtures': any skin from pale to very dark, dark and
+    light sleeves or a bare arm, reaching in over any edge or end of the board, fingertips
+    anywhere from just over the frame to the far side, holding a checker, the cup or nothing."""
+    board = Board.of(scene)
+    enters = str(rng.choice(_ENDS))
+    half_w, half_h = board.inner_w / 2, board.inner_h / 2
+    over_w, over_h = half_w + board.frame_w, half_h + board.frame_w
+    # where the fingertips are: anywhere over the surface, or near the edge the arm crosses
+    # (only the fingers over the frame or just inside it)
+    if rng.random() < 0.4:
+        reach = (float(rng.uniform(-half_w, half_w)), float(rng.uniform(-half_h, half_h)))
+        height = float(rng.uniform(20, 200))
+    else:
+        depth = float(rng.uniform(0.3, 2.0)) * board.frame_w  # in from the frame's outer edge
+        along = float(rng.uniform(-1.0, 1.0))
+        x, y = {
+            "bottom": (along * over_w, -half_h + depth - board.frame_w),
+            "top": (along * over_w, half_h - depth + board.frame_w),
+            "left": (-half_w + depth - board.frame_w, along * over_h),
+            "right": (half_w - depth + board.frame_w, along * over_h),
+        }[enters]
+        reach = (float(x), float(y))
+        # low: a hand high over the edge is seen off the board (the camera looks at it aslant)
+        height = float(rng.uniform(8, 60))
+    k = rng.uniform(0, len(_SKIN_RANGE) - 1)
+    i = int(k)
+    skin = _SKIN_RANGE[i] + (k - i) * (
+        _SKIN_RANGE[min(i + 1, len(_SKIN_RANGE) - 1)] - _SKIN_RANGE[i]
+    )
+    skin = np.clip(skin * rng.uniform(0.92, 1.08, 3), 0, 1)
+    dark_cloth = rng.random() < 0.5
+    fabric = rng.uniform(0.02, 0.25, 3) if dark_cloth else rng.uniform(0.2, 0.95, 3)
+    cuff = float(rng.uniform(170, 320)) if rng.random() < 0.75 else 600.0
+    holding = str(rng.choice(["", "", "light", "dark", "cup"]))
+    return Hand(
+        enters=enters,
+        reach=reach,
+        height=height,
+        skin=0,
+        sleeve=0,
+        spread=float(rng.random()),
+        holding=holding,
+        tone=tuple(float(v) for v in skin),
+        fabric=tuple(float(v) for v in fabric),
+        cuff=cuff,
     )

@@ -68,7 +68,9 @@ def hand_texture(hand: Hand, rng: np.random.Generator) -> tuple[np.ndarray, np.n
     # shading: round across the fingers and the arm, creases between the fingers
     dist = cv2.distanceTransform((skin > 127).astype(np.uint8), cv2.DIST_L2, 5) / PX
     round_ = np.sqrt(np.clip(dist / 14.0, 0, 1))
-    tone = np.float32(SKIN_TONES[hand.skin % len(SKIN_TONES)])
+    tone = np.float32(
+        hand.tone if hand.tone is not None else SKIN_TONES[hand.skin % len(SKIN_TONES)]
+    )
     mottle = cv2.resize(
         rng.random((h // 24, w // 24)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC
     )
@@ -90,11 +92,15 @@ def hand_texture(hand: Hand, rng: np.random.Generator) -> tuple[np.ndarray, np.n
         )
     # the sleeve: from a cuff some way up the forearm to the end, wider than the arm
     cuff = wrist_y + 70 + 60 * rng.random()
+    if hand.cuff is not None:
+        cuff = hand.cuff
     cloth = np.zeros((h, w), np.uint8)
     sleeve = np.array([[-44, cuff], [44, cuff], [58, LENGTH], [-58, LENGTH]])
     cv2.fillConvexPoly(cloth, np.array([mm(*p) for p in sleeve]), 255, cv2.LINE_AA, 4)
     cloth_a = cv2.GaussianBlur(cloth, (0, 0), 1.5).astype(np.float32) / 255
-    fabric = np.float32(SLEEVES[hand.sleeve % len(SLEEVES)])
+    fabric = np.float32(
+        hand.fabric if hand.fabric is not None else SLEEVES[hand.sleeve % len(SLEEVES)]
+    )
     yy = np.arange(h, dtype=np.float32)[:, None] / PX
     folds = 0.88 + 0.12 * np.sin(yy / rng.uniform(9, 16) + 1.2 * mottle)
     cd = cv2.distanceTransform((cloth > 127).astype(np.uint8), cv2.DIST_L2, 5) / PX
@@ -143,7 +149,9 @@ def draw_hand(
         ppm = canvas.view.f / float(np.linalg.norm(canvas.view.eye))
         sh = soft(sh, max(2.0, 0.06 * hand.height * ppm))
         canvas.img *= (1 - (0.35 + 0.4 * shadow) * np.clip(sh, 0, 1))[..., None]
-    if hand.holding and holding is not None:
+    if hand.holding == "cup":
+        _draw_cup(canvas, hand)
+    elif hand.holding and holding is not None:
         colour = np.float32(holding[0] if hand.holding == "light" else holding[1])
         ex, ey = _ENTRY[hand.enters]
         at = np.array([hand.reach[0] + ex * 18, hand.reach[1] + ey * 18, hand.height - 14])
@@ -154,3 +162,18 @@ def draw_hand(
             at, np.array([0.0, 0.0, 1.0]), board.checker / 2, t, colour * 0.9, face, 0.5
         )
     canvas.quad(corners, col, alpha)
+
+
+CUP = (82.0, 105.0)  # the dice cup's diameter and height, mm
+_LEATHER = np.float32([0.10, 0.13, 0.22])
+
+
+def _draw_cup(canvas: Canvas, hand: Hand) -> None:
+    """The dice cup in the hand: a leather cylinder the fingers wrap round, beyond the
+    fingertips, leaning toward the player."""
+    ex, ey = _ENTRY[hand.enters]
+    at = np.array([hand.reach[0] - ex * 30, hand.reach[1] - ey * 30, max(0.0, hand.height - 95)])
+    axis = np.array([0.25 * ex, 0.25 * ey, 1.0])
+    face = np.empty((64, 64, 3), np.float32)
+    face[:] = _LEATHER * 0.6
+    canvas.cylinder(at, axis, CUP[0] / 2, CUP[1] * 0.9, _LEATHER, face, 0.2)

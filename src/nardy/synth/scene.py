@@ -109,7 +109,12 @@ class Cube:
 class Hand:
     """A hand and arm over the board, reaching in from an edge of the image ("bottom", "top",
     "left", "right") to the board point ``reach`` (mm), ``height`` mm above the surface.
-    ``holding`` is "light", "dark" or "" (a checker between the fingers)."""
+    ``holding`` is "light", "dark" (a checker between the fingers), "cup" (the dice cup) or "".
+
+    ``tone`` and ``fabric`` (BGR 0..1) set the skin's and the sleeve's colour outright instead of
+    picking ``skin``/``sleeve`` from the palettes; ``cuff`` is where the sleeve starts (mm from the
+    fingertips; past the arm's length, a bare arm). Left None they are drawn as before, and the
+    scene's JSON leaves them out, so truths written before them read the same."""
 
     enters: str = "bottom"
     reach: tuple[float, float] = (0.0, 0.0)
@@ -118,6 +123,12 @@ class Hand:
     sleeve: int = 0
     spread: float = 0.5
     holding: str = ""
+    tone: tuple[float, float, float] | None = None
+    fabric: tuple[float, float, float] | None = None
+    cuff: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: v for k, v in dataclasses.asdict(self).items() if v is not None}
 
 
 @dataclass(frozen=True)
@@ -159,7 +170,10 @@ class Scene:
             raise SceneError("bar and off counts cannot be negative")
 
     def to_json(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        out = dataclasses.asdict(self)
+        if self.hand is not None:
+            out["hand"] = self.hand.to_json()
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Scene:
