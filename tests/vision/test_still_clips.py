@@ -80,12 +80,6 @@ def runs():
     return result
 
 
-@pytest.mark.xfail(
-    reason="known shortfall: in move-felt-mid the hand pauses at the board's edge (frame 23), "
-    "under 3 % of the picture; motion_cells=(4, 4) catches it but delays the still board in "
-    "the caucasian_foul session replay",
-    strict=True,  # once the tracker gets both right, this marker must go
-)
 def test_never_still_while_a_hand_is_in_view(runs):
     for name, _truth, said, seen in runs:
         bad = [i for i, (s, h) in enumerate(zip(said, seen, strict=True)) if s and h]

@@ -37,9 +37,9 @@ class VisionConfig:
     blur_ratio: float = 1.54  # gradient energy before it against after, in the worst direction
     # stillness (per frame, on the rectified board at low resolution)
     motion_pixel: float = 14.0  # grey-level change that counts a pixel as moved
-    # motion is the share moved in the busiest cell of this grid; (4, 4) catches fingertips at
-    # an edge (the clips' hand paused over the frame) but, as it stands, delays the still board
-    # the referee waits for in a recorded session, so the whole picture is measured for now
+    # motion is the share moved in the busiest cell of this grid; finer grids take a checker
+    # moved or a die thrown for motion and delay the still board the referee waits for (the
+    # hand paused at the picture's edge is caught by the border ring below instead)
     motion_cells: tuple[int, int] = (1, 1)
     motion_high: float = 0.004  # share of pixels moved that ends stillness at once
     motion_low: float = 0.0015  # share below which a frame counts toward stillness
@@ -47,4 +47,8 @@ class VisionConfig:
     # a live camera at 30 frames/s wants about 12)
     still_frames: int = 2
     change_max: float = 0.03  # share of the busiest cell changed since the last still board
+    border_ring: int = 2  # pixels of the motion image's edge (160 × 96) watched for an arm
+    # share of a side of that ring changed since the last still board; chosen on the clips
+    # (a hand paused with only its fingers in view changes 0.016 of the picture's bottom side)
+    border_max: float = 0.01
     settle_frames: int = 10  # quiet this long, a changed view is accepted all the same

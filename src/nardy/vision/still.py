@@ -3,7 +3,10 @@ that has stayed still.
 
 Stillness starts only after several quiet frames in a row and ends at once on one frame with
 real motion (or one that is not usable), so a hand that pauses over the board for a frame does
-not make a still board, and sensor noise does not break one.
+not make a still board, and sensor noise does not break one. Nor does it start while the
+picture's edge differs from the last still board's: an arm always reaches in from beyond the
+picture, so a hand paused in view, however little of it shows, changes the edge it crossed,
+while a checker moved or a die thrown on the board leaves the edges as they were.
 """
 
 from __future__ import annotations
@@ -37,6 +40,15 @@ def motion_between(a: np.ndarray, b: np.ndarray, config: VisionConfig) -> float:
     return float(cells.mean(axis=(1, 3)).max())
 
 
+def border_change(a: np.ndarray, b: np.ndarray, config: VisionConfig) -> float:
+    """The share of the picture's outer ring (``border_ring`` pixels of the motion image deep)
+    that changed between two motion images, on the side where most changed."""
+    k = config.border_ring
+    moved = np.abs(a - b) > config.motion_pixel
+    sides = (moved[:k], moved[-k:], moved[:, :k], moved[:, -k:])
+    return float(max(side.mean() for side in sides))
+
+
 @dataclass(frozen=True)
 class StillState:
     """What the tracker says after a frame: the motion measured and whether the board is still."""
@@ -52,8 +64,9 @@ class StillnessTracker:
     """Feed it frames in order; it says after each whether the board is still.
 
     Besides motion between frames it keeps the last still view: a board that has gone quiet
-    but looks very different from it (a hand resting over the board) is not still yet; after a
-    long quiet (``settle_frames``) the new view is accepted all the same (the light changed).
+    but looks very different from it (a hand resting over the board), or whose picture's edge
+    does (an arm reaching in), is not still yet; after a long quiet (``settle_frames``) the new
+    view is accepted all the same (the light changed).
     """
 
     config: VisionConfig = field(default_factory=VisionConfig)
@@ -68,16 +81,22 @@ class StillnessTracker:
         motion = 1.0 if self._last is None else motion_between(small, self._last, cfg)
         self._last = small
         was = self._still
-        if not usable or motion > cfg.motion_high:
+        ref = self._reference
+        # an arm reaching in over the picture's edge ends stillness even before it moves much
+        reaching = (
+            self._still and ref is not None and border_change(small, ref, cfg) > cfg.border_max
+        )
+        if not usable or motion > cfg.motion_high or reaching:
             self._quiet = 0
             self._still = False
         elif motion < cfg.motion_low:
             self._quiet += 1
             if not self._still and self._quiet >= cfg.still_frames:
-                changed = (
-                    0.0 if self._reference is None else motion_between(small, self._reference, cfg)
+                changed = ref is not None and (
+                    motion_between(small, ref, cfg) > cfg.change_max
+                    or border_change(small, ref, cfg) > cfg.border_max
                 )
-                if changed <= cfg.change_max or self._quiet >= cfg.settle_frames:
+                if not changed or self._quiet >= cfg.settle_frames:
                     self._still = True
         # between the two thresholds nothing changes: that is the hysteresis
         if self._still:
