@@ -1,0 +1,147 @@
+"""Train the corner refiner (``src/nardy/calibration/corner_patch.npz``) on CPU. Needs PyTorch,
+which reading does not.
+
+    PYTHONPATH=src python scripts/train_corner_patch.py --rendered DIR [DIR ...] [--steps N]
+
+Trained on board images rendered by ``nardy.synth`` from seeds of their own
+(``scripts/make_fixtures.py --prefix``), never the test fixtures. Round each true inner corner
+of the frame a square half the board's width across is kept, mirrored so every corner lies as
+the top-left one does; patches are cut from it off-centre (as far as the corner map errs and
+more), turned, scaled, their colours shuffled and their light, blur and noise changed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from train_dice_reader import colour
+
+from nardy.calibration import corner_patch
+
+KEEP = 2 * corner_patch.PATCH  # the square kept round each corner: half the board's width
+SHIFT = 0.12  # patches are cut this far (share of the board's width) off the corner at most
+
+
+def regions(folders: list[Path]) -> np.ndarray:
+    """(N, KEEP, KEEP, 3): the square round each true corner, mirrored to lie as TL does."""
+    out = []
+    for folder in folders:
+        for path in sorted(folder.glob("*.json")):
+            truth = json.loads(path.read_text())
+            image = cv2.imread(str(path.with_name(truth.get("image") or path.stem + ".jpg")))
+            if image is None or "corners" not in truth:
+                continue
+            quad = np.asarray(truth["corners"], float)
+            width = corner_patch.board_width(quad)
+            for k, c in enumerate(quad):
+                out.append(corner_patch.cut(image, c, k, 2 * corner_patch.SPAN * width, KEEP))
+    return np.stack(out)
+
+
+def sample(region: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A patch (3, PATCH, PATCH) cut off-centre from a kept square, and where the corner lies
+    in it (as ``corner_patch`` reads its output)."""
+    p = corner_patch.PATCH
+    centre = (KEEP - 1) / 2
+    shift = rng.uniform(-1, 1, 2) * SHIFT * KEEP / (2 * corner_patch.SPAN)
+    if rng.random() < 0.3:
+        shift *= 0.25  # the second look starts close
+    k = np.exp(rng.uniform(-0.2, 0.2))
+    m = cv2.getRotationMatrix2D((centre + shift[0], centre + shift[1]), rng.uniform(-20, 20), k)
+    m[:, 2] += (p - 1) / 2 - (centre + shift)
+    border = cv2.BORDER_REFLECT_101 if rng.random() < 0.5 else cv2.BORDER_REPLICATE
+    out = cv2.warpAffine(region, m, (p, p), flags=cv2.INTER_LINEAR, borderMode=border)
+    at = m @ np.array([centre, centre, 1.0])
+    x = corner_patch.normalise(colour(out, rng).astype(np.uint8))
+    return x.transpose(2, 0, 1).copy(), corner_patch.to_output(at)
+
+
+def net_of():
+    from torch import nn
+
+    net = nn.Sequential()
+    for i, (cin, cout) in enumerate([(3, 8), (8, 16), (16, 32), (32, 48)], start=1):
+        net.add_module(f"conv{i}", nn.Conv2d(cin, cout, 3, padding=1))
+        net.add_module(f"r{i}", nn.ReLU())
+        net.add_module(f"p{i}", nn.MaxPool2d(2))
+    net.add_module("flat", nn.Flatten())
+    net.add_module("fc1", nn.Linear(48 * (corner_patch.PATCH // 16) ** 2, 128))
+    net.add_module("r5", nn.ReLU())
+    net.add_module("fc2", nn.Linear(128, 2))
+    return net
+
+
+def save(net, path: Path) -> None:
+    state = {k: v.detach().numpy().astype(np.float16) for k, v in net.state_dict().items()}
+    np.savez_compressed(path, **state)
+    print(f"wrote {path}", flush=True)
+
+
+def main() -> None:
+    import torch
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rendered", type=Path, nargs="+", required=True, help="training renders")
+    ap.add_argument("--steps", type=int, default=3000)
+    ap.add_argument("--batch", type=int, default=48)
+    ap.add_argument("--out", type=Path, default=corner_patch.WEIGHTS)
+    ap.add_argument("--keep", type=Path, help="keep the squares cut round the corners here (.npy)")
+    args = ap.parse_args()
+    torch.set_num_threads(1)
+    torch.manual_seed(0)
+    rng = np.random.default_rng(0)
+    if args.keep and args.keep.exists():
+        kept = np.load(args.keep)
+    else:
+        kept = regions(args.rendered)
+        if args.keep:
+            np.save(args.keep, kept)
+    order = rng.permutation(len(kept))
+    val, train = order[:256], order[256:]
+    print(f"{len(train)} corners to learn from, {len(val)} held back", flush=True)
+    vrng = np.random.default_rng(1)
+    vx, vy = zip(*(sample(kept[i], vrng) for i in val), strict=True)
+    vx, vy = torch.tensor(np.stack(vx)), np.stack(vy)
+    net = net_of()
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=args.steps)
+    t0, total = time.time(), 0.0
+    for step in range(args.steps):
+        net.train()
+        xs, ys = zip(*(sample(kept[i], rng) for i in rng.choice(train, args.batch)), strict=True)
+        out = net(torch.tensor(np.stack(xs)))
+        loss = torch.nn.functional.smooth_l1_loss(out, torch.tensor(np.stack(ys)), beta=0.02)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        total += float(loss.detach())
+        if (step + 1) % 200 == 0:
+            net.eval()
+            with torch.no_grad():
+                got = net(vx).numpy()
+            err = np.linalg.norm(got - vy, axis=1) * corner_patch.PATCH / 2
+            share = err / corner_patch.PATCH * 2 * corner_patch.SPAN / 2
+            print(
+                f"step {step + 1}/{args.steps}: loss {total / 200:.5f}, held back: median "
+                f"{np.median(err):.2f} patch px, within 0.5 % of the width "
+                f"{np.mean(share < 0.005):.3f} [{time.time() - t0:.0f} s]",
+                flush=True,
+            )
+            total = 0.0
+        if (step + 1) % 1000 == 0:
+            save(net, args.out)
+    save(net, args.out)
+
+
+if __name__ == "__main__":
+    main()
