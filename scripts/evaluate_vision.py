@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from nardy.calibration import BoardProfile, ProfileError
 from nardy.calibration.measure import measure_geometry
+from nardy.vision.config import VisionConfig
 from nardy.vision.detect import detect_image
 from nardy.vision.images import load_image
 
@@ -67,7 +68,13 @@ def surface_width(truth: dict) -> float:
     return float((np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])) / 2)
 
 
-def evaluate(folder: Path, how: str, limit: int | None = None, every: int = 1) -> dict:
+def evaluate(
+    folder: Path,
+    how: str,
+    limit: int | None = None,
+    every: int = 1,
+    config: VisionConfig | None = None,
+) -> dict:
     files = sorted(p for p in folder.glob("*.json"))[::every]
     if limit:
         files = files[:limit]
@@ -90,7 +97,7 @@ def evaluate(folder: Path, how: str, limit: int | None = None, every: int = 1) -
             c["calibration_failed"] += 1
             corner_errors.append((jf.stem, float("inf"), float("inf")))
             continue
-        result = detect_image(image, profile=profile)
+        result = detect_image(image, profile=profile, config=config)
         times.append(time.perf_counter() - t0)
         if how != "truth":
             err = corner_error(result.profile, truth)
@@ -252,10 +259,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int)
     parser.add_argument("--every", type=int, default=1, help="every Nth image only (a sample)")
     parser.add_argument("--wrong", action="store_true", help="list the boards not read exactly")
+    parser.add_argument(
+        "--per-side",
+        type=int,
+        metavar="N",
+        help="tell the reader each side has N checkers (VisionConfig.checkers_per_side); "
+        "by default it is not told",
+    )
     args = parser.parse_args(argv)
     for how in args.profile_from:
-        res = evaluate(args.folder, how, args.limit, args.every)
-        print(f"{args.folder} (profile from: {how})")
+        config = VisionConfig(checkers_per_side=args.per_side)
+        res = evaluate(args.folder, how, args.limit, args.every, config)
+        told = f"{args.per_side} checkers a side" if args.per_side else "checkers a side not told"
+        print(f"{args.folder} (profile from: {how}; {told})")
         print(report(res))
         if args.wrong:
             print("not exact:", " ".join(res["wrong"]))

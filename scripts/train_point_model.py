@@ -1,12 +1,18 @@
 #!/usr/bin/env python3
-"""Train the checker reader's network (``src/nardy/vision/checker_model.npz``).
+"""Train the checker reader's networks (``src/nardy/vision/checker_model.npz``, the fast one,
+and ``checker_fine_model.npz``, the fine one, with ``--fine``).
 
     PYTHONPATH=src python scripts/make_fixtures.py --prefix train --repeat 4 \\
         --out /work/cache/train --no-clips
     PYTHONPATH=src python scripts/make_fixtures.py --prefix pts --repeat 8 \\
         --kinds stacks,dark-on-dark,bearoff,trays-out --out /work/cache/points --no-clips
     PYTHONPATH=src python scripts/train_point_model.py /work/cache/train/boards \\
-        /work/cache/points/boards --tiles /work/cache/points/tiles.npz
+        /work/cache/points/boards --tiles /work/cache/points/tiles.npz --render bar 400 \\
+        --render-out /work/cache/points/bar
+    PYTHONPATH=src python scripts/train_point_model.py --render stacks 400 \\
+        --render-out /work/cache/counts/tall --tiles /work/cache/counts/tiles.npz --collect-only
+    PYTHONPATH=src python scripts/train_point_model.py --tiles /work/cache/counts/tiles.npz \\
+        --more-tiles /work/cache/points/tiles.npz --fine --epochs 14
 
 Two steps, the first cached in ``--tiles``:
 
@@ -46,6 +52,7 @@ from nardy.calibration import BoardProfile, ProfileError  # noqa: E402
 from nardy.calibration.geometry import GeometryError  # noqa: E402
 from nardy.calibration.measure import measure_geometry  # noqa: E402
 from nardy.vision.checkers import (  # noqa: E402
+    FINE_WEIGHTS,
     MOST,
     WEIGHTS,
     kind_features,
@@ -57,32 +64,79 @@ from nardy.vision.sampler import Sampler  # noqa: E402
 IGNORE = -1
 
 
-def render_bar_scenes(out: Path, count: int) -> None:
-    """Scenes with checkers on the bar, which the fixtures' positions rarely have: random
-    scenes (seeds apart from the fixtures', by name) with a few checkers of each side taken
-    from their points and put on the bar."""
+def _bar_position(rng: np.random.Generator, scene) -> dict:
+    """A few checkers of each side taken from their points and put on the bar (the fixtures'
+    positions rarely have any there)."""
+    pts, bar = list(scene.points), [0, 0]
+    for who, sign in ((0, 1), (1, -1)):
+        for _ in range(int(rng.choice([0, 1, 1, 2, 2, 3, 4, 5]))):
+            own = [p for p, v in enumerate(pts) if v * sign > 0]
+            if not own:
+                break
+            pts[int(rng.choice(own))] -= sign
+            bar[who] += 1
+    return {"points": tuple(pts), "bar": (bar[0], bar[1])}
+
+
+def _stack_position(rng: np.random.Generator, scene) -> dict:
+    """Many tall points (5–15 high: second and third layers, rows past a point's end), trays
+    often full, now and then checkers on the bar, dark boards (dark checkers on dark points) a
+    third of the time: what counting finds hard and the fixtures' positions rarely hold. The
+    fifteen a side are the game's rule, not the camera's: a tile cannot see how many stand
+    elsewhere, so these boards hold more tall points than a game could, and a render costs the
+    same whatever stands on the board."""
+    pts = [0] * 24
+    for p in rng.permutation(24)[: int(rng.integers(8, 17))]:
+        n = int(rng.integers(5, 16)) if rng.random() < 0.75 else int(rng.integers(1, 5))
+        pts[int(p)] = n * int(rng.choice([-1, 1]))
+    off = [int(rng.integers(1, 16)) if rng.random() < 0.6 else 0 for _ in range(2)]
+    bar = [int(rng.integers(1, 4)) if rng.random() < 0.15 else 0 for _ in range(2)]
+    return {
+        "points": tuple(pts),
+        "bar": (bar[0], bar[1]),
+        "off": (off[0], off[1]),
+        "board": "dark" if rng.random() < 0.33 else scene.board,
+        "row": int(rng.choice([4, 5, 5, 6, 6, 7, 8])),
+        "size": (1280, 720) if rng.random() < 0.7 else (960, 540),
+    }
+
+
+def _beyond_the_rules(scene, fields: dict):
+    """``scene`` with ``fields`` set without the check that each side has at most fifteen."""
+    import dataclasses
+
+    out = dataclasses.replace(scene, points=(0,) * 24, bar=(0, 0), off=(0, 0))
+    for key, value in fields.items():
+        object.__setattr__(out, key, value)  # frozen, but just built here and seen nowhere else
+    return out
+
+
+#: kind → (the scenes' names, their position); the names seed the scenes, apart from the fixtures'
+SCENES = {"bar": ("pts-bar", _bar_position), "stacks": ("pts-tall", _stack_position)}
+
+
+def render_scenes(kind: str, out: Path, count: int) -> None:
+    """Render ``count`` scenes of ``kind`` (``SCENES``) into ``out``: random scenes, seeded by
+    their names, with the position replaced."""
     import dataclasses
 
     from nardy.synth import SceneError, random_scene, render
 
     out.mkdir(parents=True, exist_ok=True)
     for i in range(count):
-        name = f"pts-bar-{i:04d}"
+        prefix, position = SCENES[kind]
+        name = f"{prefix}-{i:04d}"
         if (out / f"{name}.json").exists():
             continue
         seed = zlib.crc32(name.encode())
         rng = np.random.default_rng(seed)
         scene = random_scene(rng, with_hand=False)
-        pts, bar = list(scene.points), [0, 0]
-        for who, sign in ((0, 1), (1, -1)):
-            for _ in range(int(rng.choice([0, 1, 1, 2, 2, 3, 4, 5]))):
-                own = [p for p, v in enumerate(pts) if v * sign > 0]
-                if not own:
-                    break
-                pts[int(rng.choice(own))] -= sign
-                bar[who] += 1
         try:
-            scene = dataclasses.replace(scene, points=tuple(pts), bar=(bar[0], bar[1]))
+            fields = position(rng, scene)
+            if kind == "stacks":
+                scene = _beyond_the_rules(scene, fields)
+            else:
+                scene = dataclasses.replace(scene, **fields)
             img, truth = render(scene, seed)
         except (SceneError, MemoryError):
             continue
@@ -262,7 +316,9 @@ def train(args: argparse.Namespace) -> None:
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
     gen = torch.Generator().manual_seed(args.seed)
-    data = dict(np.load(args.tiles))
+    parts = [dict(np.load(path)) for path in [args.tiles, *args.more_tiles]]
+    data = {k: np.concatenate([part[k] for part in parts]) for k in parts[0]}
+    del parts
     x_all = data["x"]
     keep = data["count"] != IGNORE
     held = data["group"] == 0
@@ -273,7 +329,7 @@ def train(args: argparse.Namespace) -> None:
         sel = data["kind"][tr] == kind
         hist = np.bincount(data["count"][tr][sel], minlength=MOST + 1)
         print(f"  {name}: {sel.sum()} tiles, counts {hist.tolist()}")
-    tile = network_input(x_all[:1]).shape[1:3]
+    tile = network_input(x_all[:1], args.fine).shape[1:3]
     model = build_model(tuple(args.channels), args.hidden, tile)
     if args.init:  # go on from weights trained before (on less data)
         with np.load(args.init) as z:
@@ -283,18 +339,14 @@ def train(args: argparse.Namespace) -> None:
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, args.lr, total_steps=steps)
 
     def tensors(idx):
-        x = torch.from_numpy(network_input(x_all[idx])).permute(0, 3, 1, 2).contiguous()
+        x = torch.from_numpy(network_input(x_all[idx], args.fine)).permute(0, 3, 1, 2)
+        x = x.contiguous()
         extra = torch.from_numpy(kind_features(data["kind"][idx]))
         count = torch.from_numpy(data["count"][idx])
         colour = torch.from_numpy(data["colour"][idx])
         return x, extra, count, colour
 
-    # harder tiles (tall stacks, the bar and trays) are rarer: draw them more often
-    weight = np.ones(len(tr))
-    weight[(data["count"][tr] == 0) & (data["kind"][tr] == 0)] = 0.5
-    weight[data["count"][tr] >= 5] = 2.0
-    weight[data["kind"][tr] != 0] = 3.0
-    weight /= weight.sum()
+    weight = draw_weights(data["count"][tr], data["kind"][tr], args.fine)
     rng = np.random.default_rng(args.seed)
     t0 = time.time()
     for epoch in range(args.epochs):
@@ -320,6 +372,24 @@ def train(args: argparse.Namespace) -> None:
         )
         export(model, args.out)
     print(f"wrote {args.out}")
+
+
+def draw_weights(counts: np.ndarray, kinds: np.ndarray, fine: bool) -> np.ndarray:
+    """How often each training tile is drawn. Harder tiles (tall stacks, the bar and trays)
+    are rarer: the fast network draws them more often; the fine one, which reads the tiles the
+    fast one calls tall or is unsure of, draws every count of every kind about equally often."""
+    weight = np.ones(len(counts))
+    if fine:
+        for kind in range(3):
+            for n in range(MOST + 1):
+                sel = (kinds == kind) & (counts == n)
+                weight[sel] = 1.0 / max(sel.sum(), 50)
+        weight[kinds == 0] *= 3.0
+    else:
+        weight[(counts == 0) & (kinds == 0)] = 0.5
+        weight[counts >= 5] = 2.0
+        weight[kinds != 0] = 3.0
+    return weight / weight.sum()
 
 
 def evaluate(model, tensors, idx: np.ndarray, data) -> str:
@@ -355,25 +425,32 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("folders", type=Path, nargs="*", help="training images with truth JSON")
     ap.add_argument("--tiles", type=Path, required=True, help="cache of step 1 (.npz)")
+    ap.add_argument("--more-tiles", type=Path, nargs="*", default=[], help="train on these too")
+    ap.add_argument("--fine", action="store_true", help="the fine network (full-size tiles)")
     ap.add_argument("--versions", type=int, default=2, help="reads of each image")
     ap.add_argument("--collect-only", action="store_true", help="step 1 only")
     ap.add_argument("--drawn", type=int, default=0, help="add this many drawn boards")
-    ap.add_argument("--render-bar", type=int, metavar="N", help="first render N bar scenes")
-    ap.add_argument("--bar-out", type=Path, help="where the bar scenes go")
+    ap.add_argument(
+        "--render", nargs=2, metavar=("KIND", "N"), help=f"first render N scenes of {set(SCENES)}"
+    )
+    ap.add_argument("--render-out", type=Path, help="where the rendered scenes go")
     ap.add_argument("--jitter", type=float, default=0.005, help="corner noise, surface widths")
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--samples", type=int, default=20000, help="tiles drawn in an epoch")
     ap.add_argument("--lr", type=float, default=3e-3)
-    ap.add_argument("--channels", type=int, nargs=3, default=[8, 16, 32])
-    ap.add_argument("--hidden", type=int, default=64)
+    ap.add_argument("--channels", type=int, nargs=3, help="default 8 16 32, fine 12 24 48")
+    ap.add_argument("--hidden", type=int, help="default 64, fine 96")
     ap.add_argument("--seed", type=int, default=4)
     ap.add_argument("--init", type=Path, help="start from these weights (.npz)")
-    ap.add_argument("--out", type=Path, default=WEIGHTS)
+    ap.add_argument("--out", type=Path)
     args = ap.parse_args()
-    if args.render_bar:
-        render_bar_scenes(args.bar_out, args.render_bar)
-        args.folders.append(args.bar_out)
+    args.channels = args.channels or ([12, 24, 48] if args.fine else [8, 16, 32])
+    args.hidden = args.hidden or (96 if args.fine else 64)
+    args.out = args.out or (FINE_WEIGHTS if args.fine else WEIGHTS)
+    if args.render:
+        render_scenes(args.render[0], args.render_out, int(args.render[1]))
+        args.folders.append(args.render_out)
     if args.folders or args.drawn:
         done = collected(args.tiles)
         samples = itertools.chain(rendered(args.folders, done), drawn(args.drawn, done))

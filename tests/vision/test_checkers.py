@@ -1,10 +1,21 @@
 """The checker reader's tiles and its network, apart from the fixtures' figures."""
 
 import numpy as np
+import pytest
 from vision_drawn import START, draw_board, photograph
 
 from nardy.calibration import BoardGeometry, BoardProfile, Rect
-from nardy.vision.checkers import BAR, POINT, TRAY, read_tiles, tile_kinds
+from nardy.vision.checkers import (
+    BAR,
+    MOST,
+    POINT,
+    TRAY,
+    TilesRead,
+    fit_sides,
+    read_tiles,
+    tile_kinds,
+)
+from nardy.vision.config import VisionConfig
 from nardy.vision.sampler import Sampler
 
 TRAYS = (Rect(1.03, 0.53, 1.1, 1.0), Rect(1.03, 0.0, 1.1, 0.47))
@@ -48,3 +59,42 @@ def test_the_network_reads_every_tile_with_a_probability():
     # the network says what it sees from the tile alone: the same tile reads the same anywhere
     again = read_tiles(tiles[[5, 0]])
     assert again.counts.tolist() == read.counts[[5, 0]].tolist()
+
+
+def _read(probs: list[dict[int, float]], light: list[bool]) -> TilesRead:
+    """A reading of tiles with the count probabilities given (the rest spread thin)."""
+    p = np.full((len(probs), MOST + 1), 1e-4)
+    for row, given in zip(p, probs, strict=True):
+        for count, prob in given.items():
+            row[count] = prob
+    p /= p.sum(axis=1, keepdims=True)
+    return TilesRead(p.argmax(axis=1), np.array(light), p.max(axis=1), p)
+
+
+def test_told_the_checkers_a_side_the_reader_takes_the_likeliest_counts_that_add_up():
+    # light: a sure 5, an unsure 9-or-10 (9 likelier), a sure 0; dark: a sure 15
+    read = _read([{5: 0.99}, {9: 0.6, 10: 0.4}, {0: 0.99}, {15: 0.99}], [True, True, True, False])
+    assert read.counts.tolist() == [5, 9, 0, 15]
+    fitted = fit_sides(read, 15)
+    assert fitted.counts.tolist() == [5, 10, 0, 15]  # the unsure tile gives way, not the sure
+    assert fitted.confidence[1] == pytest.approx(read.count_p[1, 10])
+    assert fitted.light.tolist() == read.light.tolist()
+
+
+def test_a_side_that_cannot_add_up_keeps_what_was_read():
+    read = _read([{0: 0.99}, {1: 0.99}], [True, False])
+    fitted = fit_sides(read, 40)  # more than the tiles can hold
+    assert fitted.counts.tolist() == [0, 1]
+
+
+def test_the_fine_network_reads_again_only_what_the_fast_one_finds_tall_or_unsure():
+    flat, corners = draw_board(START)
+    photo, seen = photograph(flat, corners)
+    tiles = Sampler(BoardProfile.from_corners(seen, (1280, 720))).sample(photo).checker_tiles()
+    fast = read_tiles(tiles, fine_weights=None)
+    never = VisionConfig(fine_from=MOST + 1, fine_sure=0.0)
+    assert read_tiles(tiles, config=never).counts.tolist() == fast.counts.tolist()
+    always = VisionConfig(fine_from=0, fine_sure=1.1)
+    fine = read_tiles(tiles, config=always)
+    assert fine.count_p.shape == (26, MOST + 1)
+    assert not np.array_equal(fine.count_p, fast.count_p)  # another network's word

@@ -10,7 +10,7 @@ from functools import cached_property
 import numpy as np
 
 from nardy.calibration import BoardProfile
-from nardy.vision.checkers import TilesRead, read_tiles, settle_colours
+from nardy.vision.checkers import TilesRead, fit_sides, read_tiles, settle_colours
 from nardy.vision.config import VisionConfig
 from nardy.vision.reading import BoardReading
 from nardy.vision.sampler import Sampler
@@ -61,11 +61,16 @@ class BoardReader:
         ]
         bad = [v for v in verdicts if not v.usable]
         checker_tiles = tiles.checker_tiles()
-        read = settle_colours(checker_tiles, read_tiles(checker_tiles), self.config)
+        read = settle_colours(
+            checker_tiles, read_tiles(checker_tiles, config=self.config), self.config
+        )
+        whole = self._trays_in_view and len(read.counts) == 28
+        if whole and self.config.checkers_per_side is not None:
+            read = fit_sides(read, self.config.checkers_per_side)
         signed = np.where(read.light, read.counts, -read.counts)
         bar, bar_conf = _sides(read, slice(24, 26))
         off, off_conf = None, 0.0
-        if self._trays_in_view and len(read.counts) == 28:
+        if whole:
             off, off_conf = _sides(read, slice(26, 28))
         return BoardReading(
             usable=not bad,

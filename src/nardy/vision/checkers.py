@@ -8,6 +8,11 @@ are light or dark, with a probability for each, as chesscog reads a chessboard s
 It is trained on the renderer's photos by ``scripts/train_point_model.py``; the weights ship
 beside this module (``checker_model.npz``).
 
+The fast network sees each tile averaged over 2 × 2 pixels, too coarse to count the layers of a
+tall stack. A second, finer network (``checker_fine_model.npz``, same shape, wider) reads the
+tiles at full size, but only those the fast one calls tall or is unsure of, so a frame costs
+little more than the fast pass.
+
 A tile alone cannot always tell light from dark (a red checker in shadow, a cream one on a cream
 point), but the board holds only two sets: ``settle_colours`` takes the colours of the sets from
 the points the network is sure of, and gives every other point the set its first checker looks
@@ -26,6 +31,7 @@ from nardy.vision import tinynet
 from nardy.vision.config import VisionConfig
 
 WEIGHTS = Path(__file__).with_name("checker_model.npz")
+FINE_WEIGHTS = Path(__file__).with_name("checker_fine_model.npz")
 MOST = 15  # checkers one tile can hold: a whole side
 POINT, BAR, TRAY = 0, 1, 2  # kinds of tile
 
@@ -39,12 +45,17 @@ def tile_kinds(count: int) -> np.ndarray:
     return kinds
 
 
-def network_input(tiles: np.ndarray) -> np.ndarray:
-    """Tiles (n × l × w × 3, uint8 BGR, levels stretched) as the network takes them: averaged
-    over 2 × 2 pixels (sampled fine and averaged, the grain of wood and sensor noise cancel;
-    the network then costs a quarter of what it would at the sampled size)."""
+def network_input(tiles: np.ndarray, fine: bool = False) -> np.ndarray:
+    """Tiles (n × l × w × 3, uint8 BGR, levels stretched) as a network takes them: the fine
+    one at full size, the fast one averaged over 2 × 2 pixels (sampled fine and averaged, the
+    grain of wood and sensor noise cancel; the network then costs a quarter)."""
     n, length, width, _ = tiles.shape
-    x = tiles.reshape(n, length // 2, 2, width // 2, 2, 3).astype(np.float32).mean(axis=(2, 4))
+    x = tiles.astype(np.float32)
+    if not fine:
+        # the tiles side by side as one picture: one area resize averages every 2 × 2 block
+        row = x.transpose(1, 0, 2, 3).reshape(length, n * width, 3)
+        row = cv2.resize(row, (n * width // 2, length // 2), interpolation=cv2.INTER_AREA)
+        x = row.reshape(length // 2, n, width // 2, 3).transpose(1, 0, 2, 3)
     return (x - 128.0) / 64.0
 
 
@@ -57,18 +68,78 @@ class TilesRead:
     counts: np.ndarray  # checkers on each tile
     light: np.ndarray  # bool: the light set's (meaningless on an empty tile)
     confidence: np.ndarray  # 0..1: probability of the count, times that of the colour
+    count_p: np.ndarray  # n × (MOST + 1): the probability of every count
 
 
-def read_tiles(tiles: np.ndarray, weights: Path = WEIGHTS) -> TilesRead:
-    """All tiles in one forward pass."""
-    kinds = tile_kinds(len(tiles))
-    out = tinynet.forward(tinynet.load(weights), network_input(tiles), kind_features(kinds))
+def _net(tiles: np.ndarray, kinds: np.ndarray, weights: Path, fine: bool) -> TilesRead:
+    out = tinynet.forward(tinynet.load(weights), network_input(tiles, fine), kind_features(kinds))
     count_p = tinynet.softmax(out[:, : MOST + 1])
     colour_p = tinynet.softmax(out[:, MOST + 1 : MOST + 3])
     counts = count_p.argmax(axis=1)
     light = colour_p[:, 0] >= colour_p[:, 1]
     conf = count_p.max(axis=1) * np.where(counts > 0, colour_p.max(axis=1), 1.0)
-    return TilesRead(counts, light, conf)
+    return TilesRead(counts, light, conf, count_p)
+
+
+def read_tiles(
+    tiles: np.ndarray,
+    weights: Path = WEIGHTS,
+    fine_weights: Path | None = FINE_WEIGHTS,
+    config: VisionConfig | None = None,
+) -> TilesRead:
+    """All tiles in one pass of the fast network; then, when ``fine_weights`` is given, the
+    tiles it calls tall (``config.fine_from`` checkers or more) and the points it reads less
+    surely than ``config.fine_sure`` once more, through the fine network, whose word stands."""
+    config = config or VisionConfig()
+    kinds = tile_kinds(len(tiles))
+    read = _net(tiles, kinds, weights, fine=False)
+    if fine_weights is None:
+        return read
+    # an unsure point only: the fine network, drawn on every count alike, calls an empty bar
+    # or tray one checker more often than the fast network does
+    unsure = (read.confidence < config.fine_sure) & (kinds == POINT)
+    again = np.flatnonzero((read.counts >= config.fine_from) | unsure)
+    if not len(again):
+        return read
+    closer = _net(tiles[again], kinds[again], fine_weights, fine=True)
+    merged = [a.copy() for a in (read.counts, read.light, read.confidence, read.count_p)]
+    for mine, theirs in zip(
+        merged, (closer.counts, closer.light, closer.confidence, closer.count_p), strict=True
+    ):
+        mine[again] = theirs
+    return TilesRead(*merged)
+
+
+def fit_sides(read: TilesRead, per_side: int) -> TilesRead:
+    """The most probable counts (the product of the tiles' probabilities) under which each
+    set has exactly ``per_side`` checkers over all tiles, every tile counted for the set its
+    colour says. For a reading that sees the whole board, the bar and both trays: a side
+    that can reach ``per_side`` no way keeps the network's counts."""
+    counts = read.counts.copy()
+    conf = read.confidence.copy()
+    logp = np.log(np.maximum(read.count_p, 1e-12))
+    for side in (read.light, ~read.light):
+        tiles = np.flatnonzero(side)
+        best = np.full(per_side + 1, -np.inf)  # best[k]: most probable way to make k so far
+        best[0] = 0.0
+        took = np.zeros((len(tiles), per_side + 1), int)
+        for i, t in enumerate(tiles):
+            # every way to reach k: k - c before this tile, c on it
+            ways = np.full((per_side + 1, per_side + 1), -np.inf)
+            for c in range(min(per_side, MOST) + 1):
+                ways[c:, c] = best[: per_side + 1 - c] + logp[t, c]
+            took[i] = ways.argmax(axis=1)
+            best = ways.max(axis=1)
+        if not np.isfinite(best[per_side]):
+            continue
+        k = per_side
+        for i in range(len(tiles) - 1, -1, -1):
+            c = took[i, k]
+            if c != counts[tiles[i]]:
+                counts[tiles[i]] = c
+                conf[tiles[i]] = read.count_p[tiles[i], c]
+            k -= c
+    return replace(read, counts=counts, confidence=conf)
 
 
 def first_checker_colour(tiles: np.ndarray) -> np.ndarray:

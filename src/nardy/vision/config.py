@@ -14,6 +14,12 @@ class VisionConfig:
     # the checker network was trained on tiles of this size: change both together
     strip_pixels: int = 16  # pixels across a point (the bar, a tray) in the checker reader's tiles
     strip_length: int = 96  # pixels along a tile: a point's base to the middle of the board
+    fine_from: int = 4  # tiles the fast network calls this tall go through the fine network
+    fine_sure: float = 0.95  # and those it reads less surely than this
+    # checkers each side has (15 in backgammon and nardy, 3 in hypergammon), when the caller
+    # knows: with the trays in view, the counts are read as the most probable that add up to
+    # it on both sides. None reads every tile on its own (vision knows no game)
+    checkers_per_side: int | None = None
     colour_sure: float = 0.9  # a point read this surely gives its set's colour to the others
     sets_apart: float = 15.0  # Lab (8-bit) distance under which the two sets are not told apart
     # usability
