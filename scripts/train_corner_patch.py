@@ -23,10 +23,15 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from train_corner_map import loss_of, net_of, save, targets
 from train_dice_reader import colour
 
 from nardy.calibration import corner_patch
+from nardy.calibration.corner_map import decode
 
+#: in, out channels, stride, dilation of each convolution (its reach: about 70 patch pixels)
+ARCH = [(3, 16, 2, 1), (16, 24, 2, 1), (24, 24, 1, 1), (24, 24, 1, 2), (24, 24, 1, 4)]
+ARCH += [(24, 24, 1, 1)]
 KEEP = 2 * corner_patch.PATCH  # the square kept round each corner: half the board's width
 SHIFT = 0.12  # patches are cut this far (share of the board's width) off the corner at most
 
@@ -49,7 +54,7 @@ def regions(folders: list[Path]) -> np.ndarray:
 
 def sample(region: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """A patch (3, PATCH, PATCH) cut off-centre from a kept square, and where the corner lies
-    in it (as ``corner_patch`` reads its output)."""
+    in it (patch pixels)."""
     p = corner_patch.PATCH
     centre = (KEEP - 1) / 2
     shift = rng.uniform(-1, 1, 2) * SHIFT * KEEP / (2 * corner_patch.SPAN)
@@ -62,28 +67,23 @@ def sample(region: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np
     out = cv2.warpAffine(region, m, (p, p), flags=cv2.INTER_LINEAR, borderMode=border)
     at = m @ np.array([centre, centre, 1.0])
     x = corner_patch.normalise(colour(out, rng).astype(np.uint8))
-    return x.transpose(2, 0, 1).copy(), corner_patch.to_output(at)
+    return x.transpose(2, 0, 1).copy(), at
 
 
-def net_of():
-    from torch import nn
+def batch_of(kept: np.ndarray, pool: np.ndarray, rng: np.random.Generator, n: int):
+    import torch
 
-    net = nn.Sequential()
-    for i, (cin, cout) in enumerate([(3, 8), (8, 16), (16, 32), (32, 48)], start=1):
-        net.add_module(f"conv{i}", nn.Conv2d(cin, cout, 3, padding=1))
-        net.add_module(f"r{i}", nn.ReLU())
-        net.add_module(f"p{i}", nn.MaxPool2d(2))
-    net.add_module("flat", nn.Flatten())
-    net.add_module("fc1", nn.Linear(48 * (corner_patch.PATCH // 16) ** 2, 128))
-    net.add_module("r5", nn.ReLU())
-    net.add_module("fc2", nn.Linear(128, 2))
-    return net
-
-
-def save(net, path: Path) -> None:
-    state = {k: v.detach().numpy().astype(np.float16) for k, v in net.state_dict().items()}
-    np.savez_compressed(path, **state)
-    print(f"wrote {path}", flush=True)
+    g = corner_patch.PATCH // corner_patch.STRIDE
+    xs, hs, os_, ms, ats = [], [], [], [], []
+    for i in rng.choice(pool, n):
+        x, at = sample(kept[i], rng)
+        heat, off, mask = targets(at[None], g, g, corner_patch.STRIDE)
+        xs.append(x)
+        hs.append(heat)
+        os_.append(off)
+        ms.append(mask)
+        ats.append(at)
+    return (*(torch.tensor(np.stack(a)) for a in (xs, hs, os_, ms)), np.stack(ats))
 
 
 def main() -> None:
@@ -108,18 +108,15 @@ def main() -> None:
     order = rng.permutation(len(kept))
     val, train = order[:256], order[256:]
     print(f"{len(train)} corners to learn from, {len(val)} held back", flush=True)
-    vrng = np.random.default_rng(1)
-    vx, vy = zip(*(sample(kept[i], vrng) for i in val), strict=True)
-    vx, vy = torch.tensor(np.stack(vx)), np.stack(vy)
-    net = net_of()
+    vx, *_, vat = batch_of(kept, val, np.random.default_rng(1), len(val))
+    net = net_of(ARCH, 3)
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=args.steps)
     t0, total = time.time(), 0.0
     for step in range(args.steps):
         net.train()
-        xs, ys = zip(*(sample(kept[i], rng) for i in rng.choice(train, args.batch)), strict=True)
-        out = net(torch.tensor(np.stack(xs)))
-        loss = torch.nn.functional.smooth_l1_loss(out, torch.tensor(np.stack(ys)), beta=0.02)
+        x, heat, off, mask, _ = batch_of(kept, train, rng, args.batch)
+        loss = loss_of(net(x), heat, off, mask)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -128,19 +125,20 @@ def main() -> None:
         if (step + 1) % 200 == 0:
             net.eval()
             with torch.no_grad():
-                got = net(vx).numpy()
-            err = np.linalg.norm(got - vy, axis=1) * corner_patch.PATCH / 2
-            share = err / corner_patch.PATCH * 2 * corner_patch.SPAN / 2
+                out = net(vx).numpy().transpose(0, 2, 3, 1)
+            got = np.array([decode(o, corner_patch.STRIDE)[0][0] for o in out])
+            err = np.linalg.norm(got - vat, axis=1)
+            share = err * corner_patch.SPAN / corner_patch.PATCH
             print(
-                f"step {step + 1}/{args.steps}: loss {total / 200:.5f}, held back: median "
+                f"step {step + 1}/{args.steps}: loss {total / 200:.4f}, held back: median "
                 f"{np.median(err):.2f} patch px, within 0.5 % of the width "
                 f"{np.mean(share < 0.005):.3f} [{time.time() - t0:.0f} s]",
                 flush=True,
             )
             total = 0.0
         if (step + 1) % 1000 == 0:
-            save(net, args.out)
-    save(net, args.out)
+            save(net, args.out, ARCH)
+    save(net, args.out, ARCH)
 
 
 if __name__ == "__main__":

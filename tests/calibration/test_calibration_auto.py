@@ -44,8 +44,8 @@ def test_rendered_starting_positions_are_found():
     errs = np.array(errs)
     print(f"{len(errs)} starts: worst corner {np.round(np.sort(errs) * 100, 2)} % of the width")
     assert len(errs) >= 25
-    assert (errs < TOLERANCE).mean() >= 0.4
-    assert (errs < 3 * TOLERANCE).mean() >= 0.85
+    assert (errs < TOLERANCE).mean() >= 0.6
+    assert (errs < 2 * TOLERANCE).mean() >= 0.9
 
 
 def test_boards_in_play_with_hands_and_glare_are_found():
@@ -54,7 +54,8 @@ def test_boards_in_play_with_hands_and_glare_are_found():
     )
     print(f"{len(errs)} boards: worst corner {np.round(np.sort(errs) * 100, 2)} % of the width")
     assert len(errs) >= 19
-    assert (errs < 2 * TOLERANCE).mean() >= 0.7
+    assert (errs < TOLERANCE).mean() >= 0.65
+    assert (errs < 2 * TOLERANCE).all()
 
 
 def test_a_rough_guess_is_brought_onto_the_corners():
@@ -69,7 +70,8 @@ def test_a_rough_guess_is_brought_onto_the_corners():
         after.append(_worst(corner_patch.refine(image, guess), truth))
     print(f"{np.round(np.array(before) * 100, 1)} % → {np.round(np.array(after) * 100, 2)} %")
     assert min(before) > 2 * TOLERANCE
-    assert (np.array(after) < 2 * TOLERANCE).mean() >= 0.6
+    assert (np.array(after) < TOLERANCE).mean() >= 0.7
+    assert (np.array(after) < 2 * TOLERANCE).all()
 
 
 @pytest.mark.parametrize("tilt", [0.0, 20.0])
@@ -78,7 +80,7 @@ def test_a_board_drawn_flat_is_found(tilt):
     photo, truth = photograph(flat, corners, tilt=tilt)
     err = _worst(find_corners(photo), truth)
     print(f"tilt {tilt}: worst corner {100 * err:.2f} % of the width")
-    assert err < 2 * TOLERANCE
+    assert err < 1.5 * TOLERANCE
 
 
 def test_a_photo_with_no_board_is_refused():

@@ -1,11 +1,12 @@
 """Bring each guessed corner of the playing surface onto the frame's inner corner at full
-resolution: a small network reads a patch round the guess and says where in it the corner is.
+resolution: a small fully convolutional network reads a patch round the guess and maps where in
+it the corner is (a softmax over a grid ``STRIDE`` patch pixels apart, and the offset within).
 
 A patch is a quarter of the board's width across (whatever the photo's resolution), mirrored
 so that every corner lies as the top-left one does (frame above and to the left, surface below
 and to the right): one network serves all four. It learnt from rendered boards
 (``scripts/train_corner_patch.py``) with the corner anywhere within an eighth of the board's
-width of the patch's middle; two looks bring a guess that far off to within a pixel or two.
+width of the patch's middle; a second look, centred on the first answer, settles it.
 """
 
 from __future__ import annotations
@@ -15,10 +16,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from nardy.calibration.corner_map import decode
 from nardy.vision import tinynet
 
 WEIGHTS = Path(__file__).with_name("corner_patch.npz")
 PATCH = 64  # pixels across a patch
+STRIDE = 4  # patch pixels between two cells of the map
 SPAN = 0.25  # a patch's side as a share of the board's width
 #: which way each corner (TL, TR, BR, BL) is mirrored to lie as TL does: (flip x, flip y)
 MIRROR = ((False, False), (True, False), (True, True), (False, True))
@@ -50,11 +53,6 @@ def cut(image: np.ndarray, centre: np.ndarray, corner: int, side: float, size: i
     return np.ascontiguousarray(patch)
 
 
-def to_output(at: np.ndarray) -> np.ndarray:
-    """A point in patch pixels as the network gives it: -1..1 across the patch."""
-    return ((np.asarray(at, float) - (PATCH - 1) / 2) / (PATCH / 2)).astype(np.float32)
-
-
 def refine(image: np.ndarray, corners: np.ndarray, looks: int = 2) -> np.ndarray:
     """The corners (TL, TR, BR, BL, photo pixels) each moved to where the network sees the
     frame's inner corner, looking ``looks`` times (each round the last answer)."""
@@ -62,10 +60,10 @@ def refine(image: np.ndarray, corners: np.ndarray, looks: int = 2) -> np.ndarray
     quad = np.asarray(corners, float).copy()
     side = max(round(SPAN * board_width(quad)), 2)
     for _ in range(looks):
-        patches = np.stack([normalise(cut(image, quad[k], k, side, PATCH)) for k in range(4)])
-        out = tinynet.forward(weights, patches) * (PATCH / 2)  # from the patch's middle
         for k in range(4):
-            d = out[k].astype(float)
+            patch = normalise(cut(image, quad[k], k, side, PATCH))
+            (at,), _ = decode(tinynet.fcn(weights, patch), STRIDE)
+            d = at - (PATCH - 1) / 2  # from the patch's middle
             fx, fy = MIRROR[k]
             d *= [-1 if fx else 1, -1 if fy else 1]
             quad[k] += d * side / PATCH
