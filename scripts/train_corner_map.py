@@ -16,6 +16,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -176,12 +177,44 @@ def save(net, path: Path, arch=ARCH) -> None:
     print(f"wrote {path}", flush=True)
 
 
+def fit(net, batch: Callable[[], tuple], steps: int, held_back, write) -> None:
+    """Train a map ``net`` for ``steps`` batches (AdamW, one cycle of the learning rate):
+    ``held_back(net)`` says how it does every 200 steps, ``write(net)`` keeps it every 1000."""
+    import torch
+
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    t0, total = time.time(), 0.0
+    for step in range(steps):
+        net.train()
+        x, heat, off, mask = batch()[:4]
+        loss = loss_of(net(x), heat, off, mask)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        total += float(loss.detach())
+        if (step + 1) % 200 == 0:
+            net.eval()
+            with torch.no_grad():
+                how = held_back(net)
+            print(
+                f"step {step + 1}/{steps}: loss {total / 200:.4f}, held back: {how} "
+                f"[{time.time() - t0:.0f} s]",
+                flush=True,
+            )
+            total = 0.0
+        if (step + 1) % 1000 == 0:
+            write(net)
+    write(net)
+
+
 def main() -> None:
     import torch
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rendered", type=Path, nargs="+", required=True, help="training renders")
-    ap.add_argument("--steps", type=int, default=4000)
+    ap.add_argument("--steps", type=int, default=3000)
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--out", type=Path, default=corner_map.WEIGHTS)
     args = ap.parse_args()
@@ -192,36 +225,21 @@ def main() -> None:
     held = rng.permutation(len(images))
     val, train = held[:64], held[64:]
     print(f"{len(train)} photos to learn from, {len(val)} held back", flush=True)
-    net = net_of()
-    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=args.steps)
     vrng = np.random.default_rng(1)
     vx, vpts = zip(*(crop(images[i], quads[i], 144, vrng) for i in val), strict=True)
     vx = torch.tensor(np.stack(vx))
-    t0, total = time.time(), 0.0
-    for step in range(args.steps):
-        net.train()
-        x, heat, off, mask = batch_of(images, quads, train, args.batch, rng)
-        loss = loss_of(net(x), heat, off, mask)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        total += float(loss.detach())
-        if (step + 1) % 100 == 0:
-            net.eval()
-            with torch.no_grad():
-                err = error_px(net(vx), vpts)
-            print(
-                f"step {step + 1}/{args.steps}: loss {total / 100:.4f}, held back: median "
-                f"{np.median(err):.2f} px, within 3 px {np.mean(err < 3):.2f} "
-                f"[{time.time() - t0:.0f} s]",
-                flush=True,
-            )
-            total = 0.0
-        if (step + 1) % 500 == 0:
-            save(net, args.out)
-    save(net, args.out)
+
+    def held_back(net) -> str:
+        err = error_px(net(vx), vpts)
+        return f"median {np.median(err):.2f} px, within 3 px {np.mean(err < 3):.2f}"
+
+    fit(
+        net_of(),
+        lambda: batch_of(images, quads, train, args.batch, rng),
+        args.steps,
+        held_back,
+        lambda net: save(net, args.out),
+    )
 
 
 if __name__ == "__main__":

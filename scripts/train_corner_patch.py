@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from pathlib import Path
 
 import cv2
@@ -23,7 +22,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from train_corner_map import loss_of, net_of, save, targets
+from train_corner_map import fit, net_of, save, targets
 from train_dice_reader import colour
 
 from nardy.calibration import corner_patch
@@ -91,7 +90,7 @@ def main() -> None:
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rendered", type=Path, nargs="+", required=True, help="training renders")
-    ap.add_argument("--steps", type=int, default=3000)
+    ap.add_argument("--steps", type=int, default=2400)
     ap.add_argument("--batch", type=int, default=48)
     ap.add_argument("--out", type=Path, default=corner_patch.WEIGHTS)
     ap.add_argument("--keep", type=Path, help="keep the squares cut round the corners here (.npy)")
@@ -109,36 +108,24 @@ def main() -> None:
     val, train = order[:256], order[256:]
     print(f"{len(train)} corners to learn from, {len(val)} held back", flush=True)
     vx, *_, vat = batch_of(kept, val, np.random.default_rng(1), len(val))
-    net = net_of(ARCH, 3)
-    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=args.steps)
-    t0, total = time.time(), 0.0
-    for step in range(args.steps):
-        net.train()
-        x, heat, off, mask, _ = batch_of(kept, train, rng, args.batch)
-        loss = loss_of(net(x), heat, off, mask)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        total += float(loss.detach())
-        if (step + 1) % 200 == 0:
-            net.eval()
-            with torch.no_grad():
-                out = net(vx).numpy().transpose(0, 2, 3, 1)
-            got = np.array([decode(o, corner_patch.STRIDE)[0][0] for o in out])
-            err = np.linalg.norm(got - vat, axis=1)
-            share = err * corner_patch.SPAN / corner_patch.PATCH
-            print(
-                f"step {step + 1}/{args.steps}: loss {total / 200:.4f}, held back: median "
-                f"{np.median(err):.2f} patch px, within 0.5 % of the width "
-                f"{np.mean(share < 0.005):.3f} [{time.time() - t0:.0f} s]",
-                flush=True,
-            )
-            total = 0.0
-        if (step + 1) % 1000 == 0:
-            save(net, args.out, ARCH)
-    save(net, args.out, ARCH)
+
+    def held_back(net) -> str:
+        out = net(vx).numpy().transpose(0, 2, 3, 1)
+        got = np.array([decode(o, corner_patch.STRIDE)[0][0] for o in out])
+        err = np.linalg.norm(got - vat, axis=1)
+        share = err * corner_patch.SPAN / corner_patch.PATCH
+        return (
+            f"median {np.median(err):.2f} patch px, "
+            f"within 0.5 % of the width {np.mean(share < 0.005):.3f}"
+        )
+
+    fit(
+        net_of(ARCH, 3),
+        lambda: batch_of(kept, train, rng, args.batch),
+        args.steps,
+        held_back,
+        lambda net: save(net, args.out, ARCH),
+    )
 
 
 if __name__ == "__main__":
