@@ -173,3 +173,13 @@ def test_a_live_table_writes_a_folder_that_replays_to_its_record(tmp_path):
     assert record["games"][0]["result"]["ending"] == "dropped"
     assert record["ledger"]["balance"] == {"light": 2, "dark": -2}
     assert replay(folder, rules=rules(LEGAL)).record() == record
+
+
+def test_vision_is_told_how_many_checkers_a_side_has_in_the_tables_variant():
+    from nardy.referee.session import VisionReader, checkers_of
+
+    assert checkers_of(TableSetup(variant="hypergammon")) == 3
+    assert checkers_of(TableSetup(variant="long")) == 15
+    assert checkers_of(TableSetup(variant="no-such-game")) is None
+    assert VisionReader(checkers_per_side=3).config.checkers_per_side == 3
+    assert VisionReader().config.checkers_per_side is None

@@ -5,8 +5,8 @@ played the game, not by the referee).
 Every session is replayed with the frames' truth standing in for vision (``--truth-frames``,
 the truth the renderer gave for each frame): that tests the referee, the cup.log replayer and the
 session reader on real recorded folders. The whole pipeline, vision reading the rendered frames,
-is run on one session below and is expected to fail while vision cannot yet read these frames
-(``benchmarks/replay.py`` runs every session both ways and says which give the true record).
+is run on every session with a camera below (``benchmarks/replay.py`` runs every session both
+ways, times them, and says which give the true record).
 """
 
 from __future__ import annotations
@@ -49,9 +49,28 @@ def test_the_replayed_record_holds_together_as_the_shared_record(name):
     assert record_to_json(record)["games"]
 
 
+#: Sessions vision does not yet read into their true record, and the first thing it gets wrong
+#: (``benchmarks/replay.py`` prints the same for every session). Strict: when vision gets one
+#: right, its test fails as XPASS, and its line here goes.
+VISION_SHORT = {
+    "backgammon_money": "the camera sees dice the cup did not throw: cup and camera disagree",
+    "camera_dice_no_cup": "the camera misreads the throws it is the source of (opening 2-3)",
+    "long_nardy": "a head of 15 checkers spilling over the frame is read as 0 to 12",
+}
+CAMERA = [n for n in NAMES if (SESSIONS / n / "frames").is_dir()]
+
+
 @pytest.mark.slow
-def test_replay_with_vision_reading_the_frames_gives_the_true_record():
-    name = "caucasian_foul"
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=VISION_SHORT[n]))
+        if n in VISION_SHORT
+        else n
+        for n in CAMERA
+    ],
+)
+def test_replay_with_vision_reading_the_frames_gives_the_true_record(name):
     proc = replay(name)
     assert proc.returncode == 0, proc.stderr
     truth = json.loads((SESSIONS / name / "truth.json").read_text())

@@ -91,3 +91,16 @@ def test_a_checker_moved_inside_the_picture_is_still_once_the_hand_has_gone():
         for _ in range(cfg.still_frames + 2)
     ]
     assert [s.still for s in moved].index(True) == cfg.still_frames
+
+
+def test_a_board_set_up_afresh_is_still_once_quiet_though_much_of_it_changed():
+    """A new game: checkers gathered from every point and set out again change a good part of
+    the picture, but nothing at its edge; the referee must not wait for the settling time."""
+    cfg = VisionConfig()
+    tracker = _still_board(cfg)
+    for x in range(50, 400, 60):
+        tracker.update(_frame(blob_at=x))
+    reset = _frame()
+    reset[40:320, 60:580] = 255 - reset[40:320, 60:580]  # most of the inside, none of the edge
+    states = [tracker.update(reset) for _ in range(cfg.still_frames + 2)]
+    assert [s.still for s in states].index(True) == cfg.still_frames

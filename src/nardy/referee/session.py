@@ -273,7 +273,13 @@ class VisionReader:
 
     name = "nardy.vision"
 
-    def __init__(self, profile: Any = None, corners: Any = None, frame_ms: int = FRAME_MS) -> None:
+    def __init__(
+        self,
+        profile: Any = None,
+        corners: Any = None,
+        frame_ms: int = FRAME_MS,
+        checkers_per_side: int | None = None,
+    ) -> None:
         try:
             from nardy.vision.config import VisionConfig
             from nardy.vision.detect import detect_image
@@ -287,7 +293,10 @@ class VisionReader:
         self.frames = _Frames()
         self.profile = profile
         self.corners = corners
-        self.tracker = StillnessTracker(_scaled(VisionConfig(), frame_ms))
+        # the referee knows the game, vision does not: how many checkers each side has lets it
+        # read a whole board as the likeliest counts that add up
+        self.config = VisionConfig(checkers_per_side=checkers_per_side)
+        self.tracker = StillnessTracker(_scaled(self.config, frame_ms))
         #: The last frame's full result (``nardy.vision.detect.DetectResult``), for drawing.
         self.last: Any = None
 
@@ -304,15 +313,25 @@ class VisionReader:
                 raise SessionError(f"{session.setup.profile}: {e}") from None
         times = [ms for ms, _ in session.frames]
         gaps = sorted(b - a for a, b in itertools.pairwise(times)) or [FRAME_MS]
-        return cls(profile, session.setup.corners, gaps[len(gaps) // 2])
+        return cls(profile, session.setup.corners, gaps[len(gaps) // 2], checkers_of(session.setup))
 
     def read(self, t_ms: int, frame: Any) -> tuple[Observation, bool]:
         image = self.frames.image(frame)
-        result = self.detect(image, profile=self.profile, corners=self.corners)
+        result = self.detect(image, profile=self.profile, corners=self.corners, config=self.config)
         self.last = result
         obs = observation_from_json(result.to_json())
         still = self.tracker.update(image, usable=obs.usable).still
         return obs, still and obs.usable
+
+
+def checkers_of(setup: TableSetup) -> int | None:
+    """How many checkers each side plays with in this table's variant (None: not known)."""
+    from nardy.rules.variant import get_variant
+
+    try:
+        return get_variant(setup.variant, **dict(setup.options)).checkers
+    except (TypeError, ValueError):  # an unknown variant or option: the referee says so itself
+        return None
 
 
 def _scaled(config: Any, gap_ms: int) -> Any:

@@ -52,7 +52,6 @@ class VisionConfig:
     # quiet frames in a row before the board is declared still (2 at the clips' 5 frames/s;
     # a live camera at 30 frames/s wants about 12)
     still_frames: int = 2
-    change_max: float = 0.03  # share of the busiest cell changed since the last still board
     border_ring: int = 2  # pixels of the motion image's edge (160 × 96) watched for an arm
     # share of a side of that ring changed since the last still board; chosen on the clips
     # (a hand paused with only its fingers in view changes 0.016 of the picture's bottom side)

@@ -64,9 +64,11 @@ class StillnessTracker:
     """Feed it frames in order; it says after each whether the board is still.
 
     Besides motion between frames it keeps the last still view: a board that has gone quiet
-    but looks very different from it (a hand resting over the board), or whose picture's edge
-    does (an arm reaching in), is not still yet; after a long quiet (``settle_frames``) the new
-    view is accepted all the same (the light changed).
+    but whose picture's edge looks different from it (an arm reaching in, or a hand resting
+    over the board at the end of one) is not still yet; after a long quiet (``settle_frames``)
+    the new view is accepted all the same (the light changed). Inside the edge any change is
+    accepted as soon as it is quiet: checkers moved, dice thrown, a board set up afresh for the
+    next game all change much of the picture and nothing of its edge.
     """
 
     config: VisionConfig = field(default_factory=VisionConfig)
@@ -92,10 +94,7 @@ class StillnessTracker:
         elif motion < cfg.motion_low:
             self._quiet += 1
             if not self._still and self._quiet >= cfg.still_frames:
-                changed = ref is not None and (
-                    motion_between(small, ref, cfg) > cfg.change_max
-                    or border_change(small, ref, cfg) > cfg.border_max
-                )
+                changed = ref is not None and border_change(small, ref, cfg) > cfg.border_max
                 if not changed or self._quiet >= cfg.settle_frames:
                     self._still = True
         # between the two thresholds nothing changes: that is the hysteresis
