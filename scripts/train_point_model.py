@@ -56,9 +56,12 @@ from nardy.vision.checkers import (  # noqa: E402
     MOST,
     WEIGHTS,
     kind_features,
+    needs_fine,
     network_input,
+    read_with,
     tile_kinds,
 )
+from nardy.vision.config import VisionConfig  # noqa: E402
 from nardy.vision.sampler import Sampler  # noqa: E402
 
 IGNORE = -1
@@ -346,7 +349,11 @@ def train(args: argparse.Namespace) -> None:
         colour = torch.from_numpy(data["colour"][idx])
         return x, extra, count, colour
 
-    weight = draw_weights(data["count"][tr], data["kind"][tr], args.fine)
+    routed = None
+    if args.fine and args.route_with:
+        routed = routed_tiles(x_all[tr], data["kind"][tr], args.route_with)
+        print(f"  the fast network sends {routed.sum()} of {len(tr)} to the fine one")
+    weight = draw_weights(data["count"][tr], data["kind"][tr], args.fine, routed)
     rng = np.random.default_rng(args.seed)
     t0 = time.time()
     for epoch in range(args.epochs):
@@ -374,16 +381,33 @@ def train(args: argparse.Namespace) -> None:
     print(f"wrote {args.out}")
 
 
-def draw_weights(counts: np.ndarray, kinds: np.ndarray, fine: bool) -> np.ndarray:
+def routed_tiles(x: np.ndarray, kinds: np.ndarray, fast: Path) -> np.ndarray:
+    """Which tiles the fast network (weights ``fast``) sends to the fine one."""
+    config = VisionConfig()
+    routed = np.zeros(len(x), bool)
+    for a in range(0, len(x), 4096):
+        read = read_with(x[a : a + 4096], kinds[a : a + 4096], fast, fine=False)
+        routed[a : a + 4096] = needs_fine(read, kinds[a : a + 4096], config)
+    return routed
+
+
+def draw_weights(
+    counts: np.ndarray, kinds: np.ndarray, fine: bool, routed: np.ndarray | None = None
+) -> np.ndarray:
     """How often each training tile is drawn. Harder tiles (tall stacks, the bar and trays)
-    are rarer: the fast network draws them more often; the fine one, which reads the tiles the
-    fast one calls tall or is unsure of, draws every count of every kind about equally often."""
+    are rarer: the fast network draws them more often. The fine one reads the tiles the fast
+    one calls tall or is unsure of: it draws every count of every kind about equally often,
+    and, given ``routed`` (the tiles the fast network sends it), mostly those, empty points
+    with a die on them among them."""
     weight = np.ones(len(counts))
     if fine:
         for kind in range(3):
             for n in range(MOST + 1):
-                sel = (kinds == kind) & (counts == n)
-                weight[sel] = 1.0 / max(sel.sum(), 50)
+                for sent in (False, True) if routed is not None else (None,):
+                    sel = (kinds == kind) & (counts == n)
+                    if sent is not None:
+                        sel &= routed == sent
+                    weight[sel] = (1.0 if sent in (None, True) else 0.2) / max(sel.sum(), 50)
         weight[kinds == 0] *= 3.0
     else:
         weight[(counts == 0) & (kinds == 0)] = 0.5
@@ -427,6 +451,9 @@ def main() -> int:
     ap.add_argument("--tiles", type=Path, required=True, help="cache of step 1 (.npz)")
     ap.add_argument("--more-tiles", type=Path, nargs="*", default=[], help="train on these too")
     ap.add_argument("--fine", action="store_true", help="the fine network (full-size tiles)")
+    ap.add_argument(
+        "--route-with", type=Path, help="fine: draw mostly what these fast weights send it"
+    )
     ap.add_argument("--versions", type=int, default=2, help="reads of each image")
     ap.add_argument("--collect-only", action="store_true", help="step 1 only")
     ap.add_argument("--drawn", type=int, default=0, help="add this many drawn boards")

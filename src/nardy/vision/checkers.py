@@ -71,7 +71,8 @@ class TilesRead:
     count_p: np.ndarray  # n × (MOST + 1): the probability of every count
 
 
-def _net(tiles: np.ndarray, kinds: np.ndarray, weights: Path, fine: bool) -> TilesRead:
+def read_with(tiles: np.ndarray, kinds: np.ndarray, weights: Path, fine: bool) -> TilesRead:
+    """Tiles of the given kinds through one network (``fine`` takes them at full size)."""
     out = tinynet.forward(tinynet.load(weights), network_input(tiles, fine), kind_features(kinds))
     count_p = tinynet.softmax(out[:, : MOST + 1])
     colour_p = tinynet.softmax(out[:, MOST + 1 : MOST + 3])
@@ -79,6 +80,14 @@ def _net(tiles: np.ndarray, kinds: np.ndarray, weights: Path, fine: bool) -> Til
     light = colour_p[:, 0] >= colour_p[:, 1]
     conf = count_p.max(axis=1) * np.where(counts > 0, colour_p.max(axis=1), 1.0)
     return TilesRead(counts, light, conf, count_p)
+
+
+def needs_fine(read: TilesRead, kinds: np.ndarray, config: VisionConfig) -> np.ndarray:
+    """Which tiles the fine network reads again: those the fast one calls tall, and the points
+    it is unsure of (an unsure bar or tray is most often an empty one, which the fast network
+    reads as well as the fine)."""
+    unsure = (read.confidence < config.fine_sure) & (kinds == POINT)
+    return (read.counts >= config.fine_from) | unsure
 
 
 def read_tiles(
@@ -92,16 +101,13 @@ def read_tiles(
     surely than ``config.fine_sure`` once more, through the fine network, whose word stands."""
     config = config or VisionConfig()
     kinds = tile_kinds(len(tiles))
-    read = _net(tiles, kinds, weights, fine=False)
+    read = read_with(tiles, kinds, weights, fine=False)
     if fine_weights is None:
         return read
-    # an unsure point only: the fine network, drawn on every count alike, calls an empty bar
-    # or tray one checker more often than the fast network does
-    unsure = (read.confidence < config.fine_sure) & (kinds == POINT)
-    again = np.flatnonzero((read.counts >= config.fine_from) | unsure)
+    again = np.flatnonzero(needs_fine(read, kinds, config))
     if not len(again):
         return read
-    closer = _net(tiles[again], kinds[again], fine_weights, fine=True)
+    closer = read_with(tiles[again], kinds[again], fine_weights, fine=True)
     merged = [a.copy() for a in (read.counts, read.light, read.confidence, read.count_p)]
     for mine, theirs in zip(
         merged, (closer.counts, closer.light, closer.confidence, closer.count_p), strict=True
