@@ -11,11 +11,20 @@ Trained on
   top face's pips, not the face: the face's side is taken as the pips' box over 0.7 (a one's box
   is a single pip, so an image's faces are sized from its other dice where it has them).
 
-The centre map learns from 128-pixel crops at random scale (faces 7–40 pixels), turn and
-mirror; the patch reader from patches cut where the trained map proposes dice (the dice it finds,
-at its own centre and size, and the things it mistakes for dice) and around every true die.
-Both see colour (channels shuffled, so red dice also teach blue ones), light, blur and noise
-changed at random.
+The centre map learns from 96-pixel crops at random scale (faces 7–40 pixels), turn and
+mirror. The patch reader learns from patches cut as its two reads cut them (``patches_of``):
+around every true die, off centre and at any scale the map's proposals come at (the first read)
+and centred with the face half the patch (the second); as "not a die", a die zoomed into too far,
+a die's side faces, and the likeliest of the map's proposals where no die is. Labels follow the
+cut (the top face's box in the patch), never the proposal's own guess of the die's size. Both
+see colour (channels shuffled, so red dice also teach blue ones), light, blur and noise changed
+at random. Patches of every tenth image are held out and measured after each epoch.
+
+    # the patch reader, its patches kept for another run, then fine-tuned
+    PYTHONPATH=src python scripts/train_dice_reader.py --stage patches --rendered DIR ... \
+        --patches /work/cache/NAME.npz --epochs 6
+    PYTHONPATH=src python scripts/train_dice_reader.py --stage patches --rendered DIR ... \
+        --patches /work/cache/NAME.npz --init src/nardy/vision/dice_patches.npz --epochs 2
 """
 
 from __future__ import annotations
@@ -30,7 +39,7 @@ import cv2
 import numpy as np
 
 from nardy.vision import dice_centres as centres
-from nardy.vision.dice_patches import CONTEXT, PATCH, normalise_patch
+from nardy.vision.dice_patches import CONTEXT, FIRST_CONTEXT, PATCH, normalise_patch
 
 REAL = Path("/work/shared/data/dice-real")
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,6 +48,8 @@ FACES = (7.0, 40.0)  # face sides (pixels) the centre map learns
 #: the centre map's convolutions: in, out channels, stride, dilation (its reach: 71 pixels)
 ARCH = [(3, 16, 2, 1), (16, 24, 2, 1), (24, 24, 1, 1), (24, 24, 1, 2), (24, 24, 1, 4)]
 ARCH += [(24, 24, 1, 1)]
+#: the patch reader's convolutions (in, out channels), each followed by a 2×2 max-pool
+PATCH_CONVS = [(3, 16), (16, 32), (32, 64), (64, 64)]
 
 
 @dataclass
@@ -293,11 +304,15 @@ def patch_uint8(image, centre, side, angle, flip):
 
 
 def patches_of(image, dice, proposals, rng, copies: int):
-    """(patch uint8, class, box, cocked) around true dice and at the map's proposals."""
+    """(patch uint8, class, box, cocked) as the reader meets them: around every true die as the
+    first read cuts it (centre off by up to half a face, the face 0.18-0.75 of the patch) and
+    as the second read cuts it (centred, the face about half the patch); zoomed into a die so
+    far that no whole face shows (not a die at this scale); where the map proposes dice that are
+    not there, at either read's size; and anywhere at all."""
     out = []
 
-    def add(centre, face, label, angle, flip):
-        side = face * CONTEXT
+    def add(centre, side, label):
+        angle, flip = rng.uniform(0, 360), bool(rng.random() < 0.5)
         p, m = patch_uint8(image, centre, side, angle, flip)
         box = np.zeros(4, np.float32)
         value, cocked = 0, -1
@@ -309,98 +324,193 @@ def patches_of(image, dice, proposals, rng, copies: int):
         out.append((p, value, box, cocked))
 
     for d in dice:
-        n = copies * (3 if d[4] == 1 else 1)
-        for _ in range(n):
-            jitter = rng.uniform(-0.15, 0.15, 2) * d[2]
-            face = d[2] * np.exp(rng.uniform(-0.2, 0.2))
-            add(d[:2] + jitter, face, d, rng.uniform(0, 360), bool(rng.random() < 0.5))
+        for k in range(copies * (2 if d[4] == 1 else 1)):
+            if k % 2:  # the second read: centred, face about half the patch
+                off, fill = rng.uniform(-0.12, 0.12, 2), 0.5 * np.exp(rng.uniform(-0.2, 0.2))
+            else:  # the first read, from a proposal
+                off, fill = rng.uniform(-0.5, 0.5, 2), 0.5 * np.exp(rng.uniform(-1.0, 0.4))
+            add(d[:2] + off * d[2], d[2] / fill, d)
+        fill = rng.uniform(1.5, 3.0)  # zoomed in on one part of the face
+        add(d[:2] + rng.uniform(-0.35, 0.35, 2) * d[2], d[2] / fill, None)
+    out.extend(side_faces(image, dice, rng))
     negatives = 0
     for p in sorted(proposals, key=lambda p: -p.score):
+        if negatives >= 16:  # the likeliest mistakes, not every one
+            break
         dist = np.hypot(*(dice[:, :2] - [p.x, p.y]).T) / dice[:, 2] if len(dice) else [9.0]
-        best = int(np.argmin(dist))
-        if dist[best] < 0.45:
-            label = dice[best]
-        elif dist[best] > 0.8 and negatives < 24:  # the likeliest mistakes, not every one
-            label, negatives = None, negatives + 1
-        else:
+        if np.min(dist) < 1.0:
             continue
-        add((p.x, p.y), p.side, label, rng.uniform(0, 360), bool(rng.random() < 0.5))
+        negatives += 1
+        context = FIRST_CONTEXT if rng.random() < 0.5 else CONTEXT * np.exp(rng.uniform(-0.3, 0.3))
+        add((p.x, p.y), p.side * context, None)
     h, w = image.shape[:2]
     typical = float(np.median(dice[:, 2])) if len(dice) else 0.02 * max(h, w)
-    for _ in range(3):  # anywhere at all
+    for _ in range(2):  # anywhere at all
         c = rng.uniform(0, 1, 2) * [w, h]
-        if len(dice) and (np.hypot(*(dice[:, :2] - c).T) / dice[:, 2]).min() < 0.8:
+        if len(dice) and (np.hypot(*(dice[:, :2] - c).T) / dice[:, 2]).min() < 1.0:
             continue
-        add(c, typical * np.exp(rng.uniform(-0.3, 0.3)), None, rng.uniform(0, 360), False)
+        add(c, typical * CONTEXT * np.exp(rng.uniform(-0.5, 0.5)), None)
+    return out
+
+
+def side_faces(image, dice, rng, per_die: int = 2):
+    """ "Not a die" patches as the second read would cut them around a die's side face: beside
+    the top face, smaller than it (seen edge on), away from any other die's top face."""
+    out = []
+    for d in dice:
+        for _ in range(per_die):
+            turn = rng.uniform(0, 2 * np.pi)
+            at = d[:2] + rng.uniform(0.55, 0.95) * d[2] * np.array([np.cos(turn), np.sin(turn)])
+            if (np.hypot(*(dice[:, :2] - at).T) / dice[:, 2]).min() < 0.5:
+                continue
+            side = CONTEXT * d[2] * rng.uniform(0.35, 0.75)
+            p, _ = patch_uint8(image, at, side, rng.uniform(0, 360), bool(rng.random() < 0.5))
+            out.append((p, 0, np.zeros(4, np.float32), -1))
     return out
 
 
 def patch_net():
+    """The patch reader as trained: each convolution batch-normalised (folded into the
+    convolution when written, so ``tinynet.forward`` reads it as a plain convolution)."""
     from torch import nn
 
     net = nn.Sequential()
-    for i, (cin, cout) in enumerate([(3, 12), (12, 24), (24, 48), (48, 48)], start=1):
+    for i, (cin, cout) in enumerate(PATCH_CONVS, start=1):
         net.add_module(f"conv{i}", nn.Conv2d(cin, cout, 3, padding=1))
+        net.add_module(f"bn{i}", nn.BatchNorm2d(cout))
         net.add_module(f"r{i}", nn.ReLU())
         net.add_module(f"p{i}", nn.MaxPool2d(2))
     net.add_module("flat", nn.Flatten())
-    net.add_module("fc1", nn.Linear(48 * (PATCH // 16) ** 2, 128))
+    net.add_module("fc1", nn.Linear(PATCH_CONVS[-1][1] * (PATCH // 16) ** 2, 128))
     net.add_module("r5", nn.ReLU())
     net.add_module("drop", nn.Dropout(0.3))
     net.add_module("fc2", nn.Linear(128, 12))
     return net
 
 
-def train_patches(data, epochs: int, rng, out: Path) -> None:
-    import torch
+def folded(net) -> dict[str, np.ndarray]:
+    """The patch reader's weights for ``tinynet.forward``: batch norms folded into the
+    convolutions before them."""
+    state = {k: v.detach().numpy().astype(np.float64) for k, v in net.state_dict().items()}
+    out = {}
+    for i in range(1, len(PATCH_CONVS) + 1):
+        g, b = state[f"bn{i}.weight"], state[f"bn{i}.bias"]
+        mean, var = state[f"bn{i}.running_mean"], state[f"bn{i}.running_var"]
+        k = g / np.sqrt(var + 1e-5)
+        out[f"conv{i}.weight"] = state[f"conv{i}.weight"] * k[:, None, None, None]
+        out[f"conv{i}.bias"] = (state[f"conv{i}.bias"] - mean) * k + b
+    for name in ("fc1", "fc2"):
+        out[f"{name}.weight"], out[f"{name}.bias"] = state[f"{name}.weight"], state[f"{name}.bias"]
+    return {k: v.astype(np.float16) for k, v in out.items()}
+
+
+def patch_loss(pred, y, box, cocked):
     from torch import nn
 
+    loss = nn.functional.cross_entropy(pred[:, :7], y, label_smoothing=0.02)
+    pos = y > 0
+    if pos.any():
+        loss = loss + 5 * nn.functional.smooth_l1_loss(pred[pos, 7:11], box[pos], beta=0.05)
+    known = cocked >= 0
+    if known.any():
+        loss = loss + nn.functional.binary_cross_entropy_with_logits(pred[known, 11], cocked[known])
+    return loss
+
+
+def held_out(net, pats, y, ck) -> str:
+    """Figures on the held-out images' patches: die or not, value of the dice, cocked."""
+    import torch
+
+    net.eval()
+    with torch.no_grad():
+        x = torch.tensor(np.stack([normalise_patch(p) for p in pats]))
+        pred = torch.cat([net(x[i : i + 512]) for i in range(0, len(x), 512)])
+    got = pred[:, :7].argmax(1)
+    die = y > 0
+    found = die & (got > 0)
+    value = int((got[die] == y[die]).sum()) / max(int(die.sum()), 1)
+    false = int((~die & (got > 0)).sum())
+    tilt = pred[:, 11] > 0
+    known = found & (ck >= 0)
+    ck_right = int((tilt[known] == (ck[known] == 1)).sum()) / max(int(known.sum()), 1)
+    return (
+        f"held out: {int(die.sum())} dice, found {int(found.sum())}, value right {value:.4f}, "
+        f"false {false}/{int((~die).sum())}, cocked right {ck_right:.4f}"
+    )
+
+
+def unfolded(net, path: Path) -> None:
+    """Start ``net`` from a written (folded) reader: its convolutions as written, each batch
+    norm the identity and held so (``train_patches`` keeps them in eval mode)."""
+    import torch
+
+    w = np.load(path)
+    state = net.state_dict()
+    for k in state:
+        if k in w.files:
+            state[k] = torch.tensor(w[k].astype(np.float32))
+        elif k.endswith("running_var") or k.endswith(".weight"):
+            state[k] = torch.ones_like(state[k])
+        elif k.endswith("running_mean") or k.endswith(".bias"):
+            state[k] = torch.zeros_like(state[k])
+    net.load_state_dict(state)
+
+
+def train_patches(
+    data, epochs: int, rng, out: Path, init: Path | None = None, lr: float = 3e-3
+) -> None:
+    import torch
+
+    held = np.array([d[4] for d in data], bool)
     pats = np.stack([d[0] for d in data])
     y = torch.tensor(np.array([d[1] for d in data]))
     b = torch.tensor(np.stack([d[2] for d in data]))
     ck = torch.tensor(np.array([d[3] for d in data], np.float32))
+    train = np.nonzero(~held)[0]
+    test = np.nonzero(held)[0]
     print(
-        f"{len(pats)} patches, {int((y > 0).sum())} dice, {int((ck == 1).sum())} cocked", flush=True
+        f"{len(pats)} patches ({len(test)} held out), {int((y > 0).sum())} dice, "
+        f"{int((ck == 1).sum())} cocked",
+        flush=True,
     )
     net = patch_net()
-    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    if init is not None:
+        unfolded(net, init)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     bs = 128
-    steps = epochs * ((len(pats) + bs - 1) // bs)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    steps = epochs * ((len(train) + bs - 1) // bs)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
     t0 = time.time()
     for epoch in range(epochs):
         net.train()
-        order = rng.permutation(len(pats))
+        if init is not None:  # the batch norms stay the identity they were folded into
+            for m in net.modules():
+                if isinstance(m, torch.nn.BatchNorm2d):
+                    m.eval()
+                    m.weight.requires_grad_(False)
+                    m.bias.requires_grad_(False)
+        order = rng.permutation(train)
         total, right = 0.0, 0
-        for i in range(0, len(pats), bs):
+        for i in range(0, len(order), bs):
             idx = order[i : i + bs]
             x = torch.tensor(np.stack([normalise_patch(colour(pats[j], rng)) for j in idx]))
             ti = torch.tensor(idx)
             pred = net(x)
-            loss = nn.functional.cross_entropy(pred[:, :7], y[ti])
-            pos = y[ti] > 0
-            if pos.any():
-                loss = loss + 5 * nn.functional.smooth_l1_loss(
-                    pred[pos, 7:11], b[ti][pos], beta=0.05
-                )
-            known = ck[ti] >= 0
-            if known.any():
-                loss = loss + nn.functional.binary_cross_entropy_with_logits(
-                    pred[known, 11], ck[ti][known]
-                )
+            loss = patch_loss(pred, y[ti], b[ti], ck[ti])
             opt.zero_grad()
             loss.backward()
             opt.step()
             sched.step()
             total += float(loss.detach()) * len(idx)
             right += int((pred[:, :7].argmax(1) == y[ti]).sum())
+        ti = torch.tensor(test)
         print(
-            f"patches epoch {epoch + 1}: loss {total / len(pats):.4f}, "
-            f"accuracy {right / len(pats):.4f} [{time.time() - t0:.0f} s]",
+            f"patches epoch {epoch + 1}: loss {total / len(order):.4f}, "
+            f"accuracy {right / len(order):.4f}; {held_out(net, pats[test], y[ti], ck[ti])} "
+            f"[{time.time() - t0:.0f} s]",
             flush=True,
         )
-    state = {k: v.detach().numpy().astype(np.float16) for k, v in net.state_dict().items()}
-    np.savez_compressed(out, **state)
+        np.savez_compressed(out, **folded(net))
     print(f"wrote {out}")
 
 
@@ -419,6 +529,12 @@ def main() -> None:
     ap.add_argument("--patches", type=Path, help="keep the cut patches in this .npz (and reuse)")
     ap.add_argument("--epochs", type=int, default=8, help="patch-reader epochs")
     ap.add_argument("--copies", type=int, default=4, help="patches cut around each true die")
+    ap.add_argument("--out", type=Path, help="write the patch reader here (default: the package's)")
+    ap.add_argument("--init", type=Path, help="go on from this patch reader (fine-tuning)")
+    ap.add_argument("--lr", type=float, default=3e-3, help="the patch reader's peak learning rate")
+    ap.add_argument(
+        "--side-faces", action="store_true", help="add side-face patches to stored patches"
+    )
     args = ap.parse_args()
     torch.set_num_threads(1)
     torch.manual_seed(0)
@@ -440,14 +556,19 @@ def main() -> None:
     if args.stage in ("patches", "both"):
         if args.patches and args.patches.exists():
             with np.load(args.patches) as z:
-                data = list(zip(z["x"], z["y"], z["box"], z["cocked"], strict=True))
+                data = list(zip(z["x"], z["y"], z["box"], z["cocked"], z["held"], strict=True))
+            if args.side_faces:  # patches cut before side faces were taught
+                for n, (path, real) in enumerate(items):
+                    image, dice = load(path, real)
+                    data.extend((*c, n % 10 == 0) for c in side_faces(image, dice, rng))
         else:
             data = []
             t0 = time.time()
             for n, (path, real) in enumerate(items):
                 image, dice = load(path, real)
                 props = torch_propose(net, image, 0.1)
-                data.extend(patches_of(image, dice, props, rng, args.copies))
+                cut = patches_of(image, dice, props, rng, args.copies * (3 if real else 1))
+                data.extend((*c, n % 10 == 0) for c in cut)
                 if (n + 1) % 200 == 0:
                     print(f"cut {n + 1}/{len(items)} images [{time.time() - t0:.0f} s]", flush=True)
             if args.patches:
@@ -457,10 +578,11 @@ def main() -> None:
                     y=np.array([d[1] for d in data]),
                     box=np.stack([d[2] for d in data]),
                     cocked=np.array([d[3] for d in data]),
+                    held=np.array([d[4] for d in data]),
                 )
         from nardy.vision.dice_patches import WEIGHTS
 
-        train_patches(data, args.epochs, rng, WEIGHTS)
+        train_patches(data, args.epochs, rng, args.out or WEIGHTS, args.init, args.lr)
 
 
 if __name__ == "__main__":

@@ -8,9 +8,9 @@ Two readers, chosen by ``DiceConfig.reader``:
   from above (``pips.face_value``) its pips are counted instead.
 - ``"learned"``: two small networks and no pip segmentation. ``dice_centres`` looks at the whole
   colour image at reduced resolution and proposes where dice lie (a heat map of top-face centres
-  with each face's size); ``dice_patches`` reads a colour patch around each proposal: die or not,
-  the value, where the face lies, and flat or cocked. It finds the small, blurred and coloured
-  dice of rendered boards far more often, but does not yet read the real photographs as well.
+  with each face's size); ``dice_patches`` reads each proposal twice: a wide patch says whether a
+  die is there and where its top face lies, a patch cut around that face (read at four quarter
+  turns) gives the value and flat or cocked.
 
 ``place_dice`` says, for a board whose inner frame corners are known, whether each die lies in
 the left or right half, on the bar, or off the board.
@@ -44,10 +44,13 @@ class DiceConfig:
     max_pips: int = 24  # nor clusters with more (a patterned surface, not a die)
     long_side: int = 640  # the centre map reads the image at this long side, then at half
     proposal: float = 0.1  # least heat of a proposed die centre (as the patch reader learnt)
-    max_proposals: int = 60  # the most proposals read by the patch network
+    max_proposals: int = 100  # the most proposals read by the patch network
+    maybe_die: float = 0.2  # least probability of a die at the first read, to read it again
     min_die: float = 0.5  # least probability that a patch is a die at all
     same_die: float = 0.6  # two readings closer than this (of the larger top face) are one die
     cocked: float = 0.5  # least probability that a die is cocked to call it so
+    turns: int = 4  # the second read averages this many turns of each die
+    least: float = 0.3  # least probability of a learned reading's value (side faces, clutter)
 
 
 @dataclass(frozen=True)
@@ -122,25 +125,62 @@ def _pip_dice(bgr: np.ndarray, config: DiceConfig) -> list[DieReading]:
     return found
 
 
+def _read_patches(
+    bgr: np.ndarray,
+    centres: Sequence[tuple[float, float]],
+    sides: Sequence[float],
+    turns: int = 1,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The patch reader on squares of ``sides`` around ``centres``: probabilities, cocked, and
+    each top face's centre (x, y) and side in image pixels. With ``turns`` > 1 each square is
+    also read turned by that many equal steps and the probabilities are averaged (a die reads
+    the same any way round)."""
+    n = len(centres)
+    patches = np.stack(
+        [
+            dice_patches.cut_patch(bgr, c, s, angle=360.0 * k / turns)
+            for k in range(turns)
+            for c, s in zip(centres, sides, strict=True)
+        ]
+    )
+    prob, boxes, tilt = dice_patches.predict(patches)
+    prob = prob.reshape(turns, n, -1).mean(axis=0)
+    tilt = tilt.reshape(turns, n).mean(axis=0)
+    side = np.asarray(sides, np.float64)[:, None]
+    xy = np.asarray(centres, np.float64) + boxes[:n, :2] * side
+    face = np.maximum(boxes[:n, 2:4].max(axis=1), 1e-3) * side[:, 0]
+    return prob, tilt, xy, face
+
+
 def _learned_dice(bgr: np.ndarray, config: DiceConfig) -> list[DieReading]:
+    """Two reads of each proposal: the first, wide around it, says whether a die is there and
+    where its top face lies; the second, cut around that face, reads its value and tilt."""
     proposals = propose(bgr, config.long_side, config.proposal)[: config.max_proposals]
     if not proposals:
         return []
-    sides = [p.side * dice_patches.CONTEXT for p in proposals]
-    patches = np.stack(
-        [dice_patches.cut_patch(bgr, (p.x, p.y), s) for p, s in zip(proposals, sides, strict=True)]
+    prob, _, xy, face = _read_patches(
+        bgr,
+        [(p.x, p.y) for p in proposals],
+        [p.side * dice_patches.FIRST_CONTEXT for p in proposals],
     )
-    prob, boxes, tilt = dice_patches.predict(patches)
+    keep = np.nonzero(1.0 - prob[:, 0] >= config.maybe_die)[0]
+    if not len(keep):
+        return []
+    centres = [(float(x), float(y)) for x, y in xy[keep]]
+    prob, tilt, xy, face = _read_patches(
+        bgr, centres, face[keep] * dice_patches.CONTEXT, config.turns
+    )
     found: list[DieReading] = []
-    for p, side, pr, b, t in zip(proposals, sides, prob, boxes, tilt, strict=True):
-        if 1.0 - pr[0] < config.min_die:
-            continue
+    for pr, (cx, cy), side, t in zip(prob, xy, face, tilt, strict=True):
         value = int(np.argmax(pr[1:])) + 1
-        cx, cy = float(p.x) + float(b[0]) * side, float(p.y) + float(b[1]) * side
-        w, h = max(float(b[2]) * side, 1.0), max(float(b[3]) * side, 1.0)
-        box = (round(cx - w / 2), round(cy - h / 2), round(w), round(h))
-        flat = bool(t < config.cocked)
-        found.append(DieReading(value, flat, (cx, cy), box, float(pr[value])))
+        if 1.0 - pr[0] < config.min_die or pr[value] < config.least:
+            continue
+        box = (round(cx - side / 2), round(cy - side / 2), round(side), round(side))
+        found.append(
+            DieReading(
+                value, bool(t < config.cocked), (float(cx), float(cy)), box, float(pr[value])
+            )
+        )
     return found
 
 
@@ -148,8 +188,12 @@ def find_dice(image: np.ndarray, config: DiceConfig = DiceConfig()) -> list[DieR
     """Every die in a BGR (or grey) image, most confident first."""
     bgr = _check(image)
     read = _learned_dice if config.reader == "learned" else _pip_dice
-    found = read(bgr, config)
-    found.sort(key=lambda r: -r.confidence)
+    return _kept(read(bgr, config), config)
+
+
+def _kept(found: list[DieReading], config: DiceConfig) -> list[DieReading]:
+    """One reading per die: the surest where several lie on one die."""
+    found = sorted(found, key=lambda r: -r.confidence)
     kept: list[DieReading] = []
     for reading in found:
         size = max(reading.box[2], reading.box[3])

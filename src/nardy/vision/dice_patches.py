@@ -1,11 +1,13 @@
 """The second stage of the dice reader: a small convolutional network in plain NumPy that reads
 one likely die.
 
-Each proposal of the first stage (``dice_centres``) is cut out as a square colour patch
-``CONTEXT`` times its face's side, scaled to ``PATCH`` pixels and normalised. The network says
-whether the patch is a die at all, which value its top face shows, where that top face lies in
-the patch, and whether the die is cocked (its top face tilted: foreshortened, with two side faces
-showing). The weights ship beside this module (``dice_patches.npz``) and are made by
+Each proposal of the first stage (``dice_centres``) is read twice. The first read cuts a square
+colour patch ``FIRST_CONTEXT`` times the proposed face's side (the map's guess of the size is
+rough, on real photographs often half the face) and says whether a die is there and where its
+top face lies; the second cuts ``CONTEXT`` times that face's side around that face and reads it:
+die or not, the value, the face's box, and whether the die is cocked (its top face tilted:
+foreshortened, with two side faces showing). Patches are scaled to ``PATCH`` pixels and
+normalised. The weights ship beside this module (``dice_patches.npz``) and are made by
 ``scripts/train_dice_reader.py`` (PyTorch, CPU); reading needs NumPy only.
 """
 
@@ -19,7 +21,8 @@ import numpy as np
 from nardy.vision import tinynet
 
 PATCH = 48
-CONTEXT = 2.0  # the patch's side over the proposed face's side
+FIRST_CONTEXT = 3.0  # the first read's patch side over the proposed face's side
+CONTEXT = 2.0  # the second read's patch side over the face's side the first read found
 WEIGHTS = Path(__file__).with_name("dice_patches.npz")
 
 
