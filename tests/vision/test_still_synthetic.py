@@ -67,13 +67,19 @@ def _still_board(cfg: VisionConfig) -> StillnessTracker:
     return tracker
 
 
+def _after_a_hand(cfg: VisionConfig) -> StillnessTracker:
+    """A still board over which a hand has just passed."""
+    tracker = _still_board(cfg)
+    for x in range(50, 400, 60):
+        tracker.update(_frame(blob_at=x))
+    return tracker
+
+
 def test_fingers_paused_at_the_pictures_edge_keep_the_board_from_being_still():
     """Fingertips, 3 % of the picture at its bottom edge, held still after the hand moved (the
     usability check missing them): not still, however long they stay short of settling."""
     cfg = VisionConfig()
-    tracker = _still_board(cfg)
-    for x in range(50, 400, 60):
-        tracker.update(_frame(blob_at=x))
+    tracker = _after_a_hand(cfg)
     fingers = [
         tracker.update(_with(_frame(), slice(300, 360), slice(300, 400)))
         for _ in range(cfg.settle_frames - 1)
@@ -83,9 +89,7 @@ def test_fingers_paused_at_the_pictures_edge_keep_the_board_from_being_still():
 
 def test_a_checker_moved_inside_the_picture_is_still_once_the_hand_has_gone():
     cfg = VisionConfig()
-    tracker = _still_board(cfg)
-    for x in range(50, 400, 60):
-        tracker.update(_frame(blob_at=x))
+    tracker = _after_a_hand(cfg)
     moved = [
         tracker.update(_with(_frame(), slice(150, 175), slice(300, 325)))
         for _ in range(cfg.still_frames + 2)
@@ -97,9 +101,7 @@ def test_a_board_set_up_afresh_is_still_once_quiet_though_much_of_it_changed():
     """A new game: checkers gathered from every point and set out again change a good part of
     the picture, but nothing at its edge; the referee must not wait for the settling time."""
     cfg = VisionConfig()
-    tracker = _still_board(cfg)
-    for x in range(50, 400, 60):
-        tracker.update(_frame(blob_at=x))
+    tracker = _after_a_hand(cfg)
     reset = _frame()
     reset[40:320, 60:580] = 255 - reset[40:320, 60:580]  # most of the inside, none of the edge
     states = [tracker.update(reset) for _ in range(cfg.still_frames + 2)]
