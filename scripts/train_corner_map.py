@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from train_dice_reader import colour
 
 from nardy.calibration import corner_map
+from nardy.vision import tinynet
 
 STORE = 512  # photos are kept this wide in memory; crops are cut from them
 #: in, out channels, stride, dilation of each convolution (its reach: about 280 input pixels)
@@ -87,7 +88,7 @@ def crop(image: np.ndarray, quad: np.ndarray, height: int, rng: np.random.Genera
     border = cv2.BORDER_REFLECT_101 if rng.random() < 0.5 else cv2.BORDER_REPLICATE
     out = cv2.warpAffine(image, m, (w_out, height), flags=cv2.INTER_AREA, borderMode=border)
     pts = quad @ m[:, :2].T + m[:, 2]
-    x = corner_map.normalise(colour(out, rng).astype(np.uint8))
+    x = tinynet.map_input(colour(out, rng).astype(np.uint8))
     return x.transpose(2, 0, 1).copy(), image_order(pts)
 
 

@@ -27,6 +27,7 @@ from train_dice_reader import colour
 
 from nardy.calibration import corner_patch
 from nardy.calibration.corner_map import decode
+from nardy.vision import tinynet
 
 #: in, out channels, stride, dilation of each convolution (its reach: about 70 patch pixels)
 ARCH = [(3, 16, 2, 1), (16, 24, 2, 1), (24, 24, 1, 1), (24, 24, 1, 2), (24, 24, 1, 4)]
@@ -65,7 +66,7 @@ def sample(region: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np
     border = cv2.BORDER_REFLECT_101 if rng.random() < 0.5 else cv2.BORDER_REPLICATE
     out = cv2.warpAffine(region, m, (p, p), flags=cv2.INTER_LINEAR, borderMode=border)
     at = m @ np.array([centre, centre, 1.0])
-    x = corner_patch.normalise(colour(out, rng).astype(np.uint8))
+    x = tinynet.map_input(colour(out, rng).astype(np.uint8))
     return x.transpose(2, 0, 1).copy(), at
 
 

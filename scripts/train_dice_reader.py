@@ -39,6 +39,7 @@ import cv2
 import numpy as np
 
 from nardy.vision import dice_centres as centres
+from nardy.vision import tinynet
 from nardy.vision.dice_patches import CONTEXT, FIRST_CONTEXT, PATCH, normalise_patch
 
 REAL = Path("/work/shared/data/dice-real")
@@ -279,7 +280,7 @@ def torch_propose(net, image: np.ndarray, threshold: float) -> list[centres.Prop
         h, w = small.shape[:2]
         small = cv2.copyMakeBorder(small, 0, -h % 4, 0, -w % 4, cv2.BORDER_REPLICATE)
         with torch.no_grad():
-            x = torch.tensor(centres.normalise(small).transpose(2, 0, 1)[None].copy())
+            x = torch.tensor(tinynet.map_input(small).transpose(2, 0, 1)[None].copy())
             out = net(x)[0].numpy().transpose(1, 2, 0)
         sx, sy = image.shape[1] / (w), image.shape[0] / (h)
         for p in centres.peaks(out, threshold):

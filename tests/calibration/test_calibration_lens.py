@@ -90,14 +90,12 @@ def charuco_photos() -> list[np.ndarray]:
 
 
 def test_a_charuco_board_partly_out_of_view_still_counts(charuco_photos):
-    for photo in charuco_photos:
-        assert PATTERN.find(_photo(np.zeros(3), np.array([-5.0, -3.0, 12.0]))) is not None
-        seen = CHARUCO.find(photo)
-        assert seen is not None
-        everywhere = (CHARUCO.squares_x - 1) * (CHARUCO.squares_y - 1)
-        print(f"{len(seen[0])} of {everywhere} corners")
-    cut = [len(CHARUCO.find(p)[0]) < everywhere for p in charuco_photos]
-    assert sum(cut) >= 3, "the close views should not show the whole board"
+    everywhere = (CHARUCO.squares_x - 1) * (CHARUCO.squares_y - 1)
+    seen = [CHARUCO.find(photo) for photo in charuco_photos]
+    assert all(s is not None for s in seen)
+    counts = [len(s[0]) for s in seen]
+    print(f"corners seen of {everywhere}: {counts}")
+    assert sum(n < everywhere for n in counts) >= 3, "the close views should not show it all"
 
 
 @pytest.mark.parametrize("which", ["chessboard", "charuco"])

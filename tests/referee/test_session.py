@@ -183,3 +183,25 @@ def test_vision_is_told_how_many_checkers_a_side_has_in_the_tables_variant():
     assert checkers_of(TableSetup(variant="no-such-game")) is None
     assert VisionReader(checkers_per_side=3).config.checkers_per_side == 3
     assert VisionReader().config.checkers_per_side is None
+
+
+def test_vision_measures_the_layout_round_given_corners_once_on_a_clear_frame():
+    from pathlib import Path
+
+    import numpy as np
+
+    from nardy.referee.session import VisionReader, open_session
+
+    folder = Path(__file__).resolve().parents[1] / "fixtures" / "sessions" / "backgammon_match3"
+    session = open_session(folder)
+    reader = VisionReader.for_session(session)
+    frames = dict(session.frames)
+    assert reader.profile is None
+    reader.read(0, np.zeros((540, 960, 3), np.uint8))  # a dark frame: nothing is measured
+    assert reader.profile is None
+    reader.read(400, frames[400])
+    kept = reader.profile
+    assert kept is not None
+    assert np.allclose(kept.corners, session.setup.corners, atol=0.5)
+    reader.read(2700, frames[2700])
+    assert reader.profile is kept

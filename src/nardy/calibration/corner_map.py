@@ -33,11 +33,6 @@ class CornerGuess:
     confidence: tuple[float, float, float, float]
 
 
-def normalise(bgr: np.ndarray) -> np.ndarray:
-    """The network's input: BGR as float, about zero mean and unit spread (as in training)."""
-    return (bgr.astype(np.float32) * (1 / 255.0) - 0.5) * 4.0
-
-
 def shrink(image: np.ndarray) -> np.ndarray:
     """The photo ``WIDTH`` wide, its height padded (repeating the last row) to the grid."""
     h, w = image.shape[:2]
@@ -70,7 +65,7 @@ def decode(out: np.ndarray, stride: int = STRIDE) -> tuple[np.ndarray, tuple[flo
 def guess_corners(image: np.ndarray) -> CornerGuess:
     """The network's guess of the surface's corners in a BGR photo, in its pixels."""
     small = shrink(image)
-    out = tinynet.fcn(tinynet.load(WEIGHTS), normalise(small))
+    out = tinynet.fcn(tinynet.load(WEIGHTS), tinynet.map_input(small))
     corners, confidence = decode(out)
     h, w = image.shape[:2]
     scale = np.array([w / WIDTH, h / max(round(h * WIDTH / w), STRIDE)])

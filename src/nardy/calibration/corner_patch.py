@@ -27,10 +27,6 @@ SPAN = 0.25  # a patch's side as a share of the board's width
 MIRROR = ((False, False), (True, False), (True, True), (False, True))
 
 
-def normalise(bgr: np.ndarray) -> np.ndarray:
-    return (bgr.astype(np.float32) * (1 / 255.0) - 0.5) * 4.0
-
-
 def board_width(quad: np.ndarray) -> float:
     """The surface's width in the photo: the mean of its top and bottom edges."""
     q = np.asarray(quad, float)
@@ -61,7 +57,7 @@ def refine(image: np.ndarray, corners: np.ndarray, looks: int = 2) -> np.ndarray
     side = max(round(SPAN * board_width(quad)), 2)
     for _ in range(looks):
         for k in range(4):
-            patch = normalise(cut(image, quad[k], k, side, PATCH))
+            patch = tinynet.map_input(cut(image, quad[k], k, side, PATCH))
             (at,), _ = decode(tinynet.fcn(weights, patch), STRIDE)
             d = at - (PATCH - 1) / 2  # from the patch's middle
             fx, fy = MIRROR[k]

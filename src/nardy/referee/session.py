@@ -319,6 +319,10 @@ class VisionReader:
         image = self.frames.image(frame)
         result = self.detect(image, profile=self.profile, corners=self.corners, config=self.config)
         self.last = result
+        if self.profile is None and self.corners is not None and result.reading.usable:
+            # the layout measured round the corners on a clear frame is the calibration: it is
+            # not measured again on every frame (nor thrown by a hand over a later one)
+            self.profile = result.profile
         obs = observation_from_json(result.to_json())
         still = self.tracker.update(image, usable=obs.usable).still
         return obs, still and obs.usable

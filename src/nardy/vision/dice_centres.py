@@ -37,11 +37,6 @@ class Proposal:
     score: float
 
 
-def normalise(bgr: np.ndarray) -> np.ndarray:
-    """The network's input: BGR as float, about zero mean and unit spread (as in training)."""
-    return (bgr.astype(np.float32) * (1 / 255.0) - 0.5) * 4.0
-
-
 def levels(shape: tuple[int, ...], long_side: int, smallest: int = 96) -> list[float]:
     """Scales at which an image of this shape is read: long side ``long_side``, half, quarter."""
     first = min(1.0, long_side / max(shape[0], shape[1]))
@@ -54,7 +49,7 @@ def read_map(bgr: np.ndarray) -> np.ndarray:
     pad_h, pad_w = -h % STRIDE, -w % STRIDE
     if pad_h or pad_w:
         bgr = cv2.copyMakeBorder(bgr, 0, pad_h, 0, pad_w, cv2.BORDER_REPLICATE)
-    return tinynet.fcn(tinynet.load(WEIGHTS), normalise(bgr))
+    return tinynet.fcn(tinynet.load(WEIGHTS), tinynet.map_input(bgr))
 
 
 def peaks(out: np.ndarray, threshold: float) -> list[Proposal]:

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
 import numpy as np
+
+from nardy.vision import tinynet
 
 Row = Literal["top", "bottom"]
 WEIGHTS = Path(__file__).with_name("sides_model.npz")
@@ -45,15 +46,9 @@ def features(
     return np.concatenate([light / 5, dark / 5, light > 0, dark > 0, extra / 5]).astype(np.float32)
 
 
-@lru_cache(maxsize=1)
-def _weights() -> dict[str, np.ndarray]:
-    with np.load(WEIGHTS) as z:
-        return {k: z[k].astype(np.float32) for k in z.files}
-
-
 def p_light_bottom(x: np.ndarray) -> np.ndarray:
     """Probability that light's row is the bottom one, for feature rows ``x`` (N, F)."""
-    w = _weights()
+    w = tinynet.load(WEIGHTS)
     h = np.maximum(x @ w["fc1.weight"].T + w["fc1.bias"], 0)
     h = np.maximum(h @ w["fc2.weight"].T + w["fc2.bias"], 0)
     z = (h @ w["fc3.weight"].T + w["fc3.bias"])[:, 0]

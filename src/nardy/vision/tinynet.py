@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 
-def _conv_relu_pool(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
+def conv_relu_pool(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
     """3×3 'same' convolution, ReLU, 2×2 max-pool; x is (N, H, W, C), w is (O, C, 3, 3).
     The nine shifted copies side by side, then one matrix product for the whole batch."""
     n, h, wd, c = x.shape
@@ -33,7 +33,7 @@ def _conv_relu_pool(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.maximum(pooled, 0, out=pooled)
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=32)  # every network the readers ship, loaded once
 def load(path: Path) -> dict[str, np.ndarray]:
     with np.load(path) as z:
         return {k: z[k].astype(np.float32) for k in z.files}
@@ -50,7 +50,7 @@ def forward(
         x = x[..., None]
     i = 1
     while f"conv{i}.weight" in weights:
-        x = _conv_relu_pool(x, weights[f"conv{i}.weight"], weights[f"conv{i}.bias"])
+        x = conv_relu_pool(x, weights[f"conv{i}.weight"], weights[f"conv{i}.bias"])
         i += 1
     # flattened channel first, as PyTorch does
     x = x.transpose(0, 3, 1, 2).reshape(len(x), -1)
@@ -75,6 +75,12 @@ def conv_hwc(x: np.ndarray, w: np.ndarray, b: np.ndarray, stride: int, dilation:
     oh, ow = cols.shape[:2]
     kernel = w.transpose(2, 3, 1, 0).reshape(9 * c, len(w))  # rows in (ky, kx, c) order
     return (cols.reshape(oh * ow, 9 * c) @ kernel + b).reshape(oh, ow, len(w))
+
+
+def map_input(bgr: np.ndarray) -> np.ndarray:
+    """A BGR image as the fully convolutional maps take it (and were trained on): float, about
+    zero mean and unit spread."""
+    return (bgr.astype(np.float32) * (1 / 255.0) - 0.5) * 4.0
 
 
 def fcn(weights: dict[str, np.ndarray], image: np.ndarray) -> np.ndarray:

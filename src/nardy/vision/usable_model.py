@@ -11,13 +11,14 @@ whose seeds no fixture uses; reading needs NumPy and OpenCV only.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from nardy.calibration import BoardProfile
+from nardy.vision import tinynet
 
 VIEW = (64, 48)  # width, height of the rectified view the network sees
 MARGIN = (0.45, 0.45)  # room around the surface in the view: of its width, of its height
@@ -64,39 +65,12 @@ def prepare(views: np.ndarray) -> np.ndarray:
     return views.astype(np.float32) / 127.5 - 1.0
 
 
-@lru_cache(maxsize=2)
-def load(path: Path) -> dict[str, np.ndarray]:
-    with np.load(path) as z:
-        return {k: z[k].astype(np.float32) for k in z.files}
-
-
-def _conv_relu_pool(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """3×3 'same' convolution, ReLU, 2×2 max-pool of channels-last images (N, H, W, C); w is
-    PyTorch's (O, C, 3, 3). The nine shifted copies side by side, one matrix product; the
-    pool before the ReLU (they commute), on a quarter of the values."""
-    n, h, wd, c = x.shape
-    padded = np.zeros((n, h + 2, wd + 2, c), np.float32)
-    padded[:, 1:-1, 1:-1] = x
-    cols = np.empty((n, h, wd, 9 * c), np.float32)
-    for k in range(9):
-        dy, dx = divmod(k, 3)
-        cols[..., k * c : (k + 1) * c] = padded[:, dy : dy + h, dx : dx + wd]
-    out = (cols.reshape(-1, 9 * c) @ w.transpose(2, 3, 1, 0).reshape(9 * c, -1)).reshape(
-        n, h, wd, -1
-    )
-    pooled = np.maximum(
-        np.maximum(out[:, 0::2, 0::2], out[:, 0::2, 1::2]),
-        np.maximum(out[:, 1::2, 0::2], out[:, 1::2, 1::2]),
-    )
-    return np.maximum(pooled + b, 0)
-
-
 def forward(weights: dict[str, np.ndarray], x: np.ndarray) -> np.ndarray:
     """Logits (N × classes): convolutions ``conv1..``, a global average and max of the last,
     one dense layer ``fc`` (the net's layout in ``scripts/train_usable_model.py``)."""
     i = 1
     while f"conv{i}.weight" in weights:
-        x = _conv_relu_pool(x, weights[f"conv{i}.weight"], weights[f"conv{i}.bias"])
+        x = tinynet.conv_relu_pool(x, weights[f"conv{i}.weight"], weights[f"conv{i}.bias"])
         i += 1
     pooled = np.concatenate([x.mean(axis=(1, 2)), x.max(axis=(1, 2))], axis=1)
     return pooled @ weights["fc.weight"].T + weights["fc.bias"]
@@ -104,6 +78,4 @@ def forward(weights: dict[str, np.ndarray], x: np.ndarray) -> np.ndarray:
 
 def predict(views: np.ndarray, weights: Path = WEIGHTS) -> np.ndarray:
     """Probabilities (N × len(CLASSES)) for views cut by ``BoardView``."""
-    logits = forward(load(weights), prepare(views))
-    z = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return z / z.sum(axis=1, keepdims=True)
+    return tinynet.softmax(forward(tinynet.load(weights), prepare(views)))
