@@ -17,11 +17,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "referee"))
 from session_truth import compare, project  # noqa: E402  (the referee's truth helpers)
 
 
-def _play(name: str, speed: float, look=lambda demo: demo.station.live.record()):
+def _play(
+    name: str,
+    speed: float,
+    look=lambda demo: demo.station.live.record(),
+    truth_frames: bool = True,
+):
     """Play the session through and return what ``look`` sees of the demo when it is done."""
-    demo = start_demo(SESSIONS / name, speed=speed, truth_frames=True)
+    demo = start_demo(SESSIONS / name, speed=speed, truth_frames=truth_frames)
     try:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + (120 if truth_frames else 600)
         while not demo.finished():
             assert time.monotonic() < deadline, "the demo did not finish"
             time.sleep(0.1)
@@ -38,6 +43,22 @@ def _play(name: str, speed: float, look=lambda demo: demo.station.live.record())
 def test_the_demo_at_speed_gives_the_true_record(name):
     truth = json.loads((SESSIONS / name / "truth.json").read_text())
     compare(project(_play(name, speed=25)), truth)
+
+
+@pytest.mark.slow
+def test_the_demo_as_it_starts_reads_the_frames_with_vision_and_gives_the_true_record():
+    """``nardy demo`` with no options: the bundled match, its frames read by nardy.vision."""
+    import argparse
+
+    from nardy.cli.demo import BUNDLED, add_arguments
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args([])
+    assert (args.session, args.truth_frames) == (BUNDLED, False)
+    name = BUNDLED.name
+    truth = json.loads((SESSIONS / name / "truth.json").read_text())
+    compare(project(_play(name, speed=25, truth_frames=False)), truth)
 
 
 def test_the_demo_arms_the_cup_for_the_player_on_turn_as_the_table_did():

@@ -33,10 +33,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port to serve on (0: any free one)")
     p.add_argument(
-        "--vision",
+        "--truth-frames",
         action="store_true",
-        help="read the board from the frames with nardy.vision (default: the recording's "
-        "truth for each frame stands in for vision)",
+        help="let the recording's truth for each frame stand in for vision (default: the "
+        "frames are read with nardy.vision, as a camera's would be)",
     )
     p.add_argument(
         "--exit-when-done",
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
             )
         args.session = BUNDLED
     try:
-        demo = start_demo(args.session, speed=args.speed, truth_frames=not args.vision)
+        demo = start_demo(args.session, speed=args.speed, truth_frames=args.truth_frames)
     except (SessionError, OSError, ValueError) as e:
         raise UsageError(f"{args.session}: {e}") from None
     hub = TableHub()
@@ -80,12 +80,15 @@ def run(args: argparse.Namespace) -> int:
         "by the emulated cup on a pseudo-terminal and read by the real driver",
         flush=True,
     )
-    if not args.vision:
-        print(
-            "the board in each frame is the recording's truth, standing in for vision "
-            "(--vision reads the frames with nardy.vision)",
-            flush=True,
-        )
+    print(
+        "the board in each frame is "
+        + (
+            "the recording's truth, standing in for vision"
+            if args.truth_frames
+            else "read by nardy.vision from the recorded camera frames"
+        ),
+        flush=True,
+    )
     print(f"dashboard: {url_of(server, '/table/demo')}  (table PIN {seat.pin})", flush=True)
     try:
         wait_forever(demo.finished if args.exit_when_done else None)
