@@ -55,7 +55,6 @@ def test_the_replayed_record_holds_together_as_the_shared_record(name):
 VISION_SHORT = {
     "backgammon_money": "the camera sees dice the cup did not throw: cup and camera disagree",
     "camera_dice_no_cup": "the camera misreads the throws it is the source of (opening 2-3)",
-    "long_nardy": "a head of 15 checkers spilling over the frame is read as 0 to 12",
 }
 CAMERA = [n for n in NAMES if (SESSIONS / n / "frames").is_dir()]
 
