@@ -17,20 +17,37 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 
 def conv_relu_pool(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """3×3 'same' convolution, ReLU, 2×2 max-pool; x is (N, H, W, C), w is (O, C, 3, 3).
-    The nine shifted copies side by side, then one matrix product for the whole batch."""
+    """3×3 'same' convolution, ReLU, 2×2 max-pool; x is (N, H, W, C) with H and W even, w is
+    (O, C, 3, 3).
+
+    The nine taps of every pixel are one strided view of the zero-padded batch (a tap row's
+    three pixels lie side by side, one run of 3 C numbers), copied once into a matrix: the
+    convolution is then one matrix product for the whole batch. Its rows run along the
+    image rows, so the pooling is two maxima of the product against itself shifted by one
+    pixel and by one row, all of it contiguous."""
     n, h, wd, c = x.shape
-    xp = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
-    cols = np.concatenate(
-        [xp[:, dy : dy + h, dx : dx + wd] for dy in range(3) for dx in range(3)], axis=-1
-    )
-    out = cols.reshape(-1, 9 * c) @ w.transpose(2, 3, 1, 0).reshape(9 * c, -1)
+    padded = np.zeros((n, h + 2, wd + 2, c), np.float32)
+    padded[:, 1:-1, 1:-1] = x
+    sn, sy, sx, sc = padded.strides
+    taps = as_strided(padded, shape=(n, h, wd, 3, 3 * c), strides=(sn, sy, sx, sy, sc))
+    out = taps.reshape(n * h * wd, 9 * c) @ _kernel(w)
     # pooled before the bias and ReLU (both commute with the max): a quarter of the work
-    pooled = out.reshape(n, h // 2, 2, wd // 2, 2, -1).max(axis=(2, 4)) + b
+    pairs = np.empty_like(out)  # not in place: overlapping operands would be copied first
+    m = len(out) - 1
+    np.maximum(out[:m], out[1:], out=pairs[:m])
+    m -= wd
+    np.maximum(pairs[:m], pairs[wd : m + wd], out=out[:m])
+    pooled = out.reshape(n, h, wd, len(w))[:, ::2, ::2] + b
     return np.maximum(pooled, 0, out=pooled)
+
+
+def _kernel(w: np.ndarray) -> np.ndarray:
+    """Convolution weights (O, C, 3, 3) as a matrix (9 C, O), rows in (ky, kx, c) order."""
+    return w.transpose(2, 3, 1, 0).reshape(9 * w.shape[1], len(w))
 
 
 @lru_cache(maxsize=32)  # every network the readers ship, loaded once
@@ -62,19 +79,22 @@ def forward(
 
 def conv_hwc(x: np.ndarray, w: np.ndarray, b: np.ndarray, stride: int, dilation: int) -> np.ndarray:
     """3×3 convolution of a channels-last image (H, W, C), zero padding as PyTorch's
-    ``padding=dilation``; w is (O, C, 3, 3). Output (ceil(H/stride), ceil(W/stride), O)."""
+    ``padding=dilation``; w is (O, C, 3, 3). Output (ceil(H/stride), ceil(W/stride), O).
+    The nine taps of every output pixel are one strided view of the padded image, copied
+    once into a matrix for one matrix product."""
     h, wd, c = x.shape
     d = dilation
     xp = np.pad(x, ((d, d), (d, d), (0, 0)))
-    shifted = [
-        xp[ky * d : ky * d + h : stride, kx * d : kx * d + wd : stride]
-        for ky in range(3)
-        for kx in range(3)
-    ]
-    cols = np.concatenate(shifted, axis=2)
-    oh, ow = cols.shape[:2]
-    kernel = w.transpose(2, 3, 1, 0).reshape(9 * c, len(w))  # rows in (ky, kx, c) order
-    return (cols.reshape(oh * ow, 9 * c) @ kernel + b).reshape(oh, ow, len(w))
+    oh, ow = -(-h // stride), -(-wd // stride)
+    sy, sx, sc = xp.strides
+    if d == 1:  # a tap row's three pixels lie side by side: (kx, c) is one run
+        shape = (oh, ow, 3, 3 * c)
+        strides = (stride * sy, stride * sx, sy, sc)
+    else:
+        shape = (oh, ow, 3, 3, c)
+        strides = (stride * sy, stride * sx, d * sy, d * sx, sc)
+    taps = as_strided(xp, shape=shape, strides=strides).reshape(oh * ow, 9 * c)
+    return (taps @ _kernel(w) + b).reshape(oh, ow, len(w))
 
 
 def map_input(bgr: np.ndarray) -> np.ndarray:

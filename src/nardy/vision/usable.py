@@ -39,10 +39,14 @@ def surface_glare(strips_bgr: np.ndarray, blown_level: float, config: VisionConf
     _, length, width, _ = strips_bgr.shape
     worst = 0.0
     k = int(config.glare_patch * width)
-    for q in range(4):  # each quarter's six strips side by side are that part of the board
-        block = strips_bgr[6 * q : 6 * q + 6].transpose(1, 0, 2, 3).reshape(length, 6 * width, 3)
-        gray = cv2.cvtColor(np.ascontiguousarray(block), cv2.COLOR_BGR2GRAY)
-        blown = (gray >= min(blown_level, 254)).astype(np.uint8)
+    # the strips side by side: each quarter's six are that part of the board
+    row = np.ascontiguousarray(strips_bgr[:24].transpose(1, 0, 2, 3)).reshape(length, -1, 3)
+    blown_all = cv2.cvtColor(row, cv2.COLOR_BGR2GRAY) >= min(blown_level, 254)
+    for q in range(4):
+        blown = blown_all[:, 6 * q * width : (6 * q + 6) * width]
+        if not blown.any():  # nothing blown out: no patch either
+            continue
+        blown = np.ascontiguousarray(blown, dtype=np.uint8)
         patch = cv2.morphologyEx(blown, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
         worst = max(worst, float(patch.mean()))
     if worst > config.glare_share:
@@ -60,29 +64,52 @@ def frame_intruder(
     of frame looks the same from one end to the other (its bevel, its top, its wood, seen
     across); a run of it that looks different is something lying over it. The band is taken
     from the frame's outer part, beyond where a tall stack leaning in the picture reaches."""
-    worst = 0.0
-    for name, (a, b) in zip(("top", "right", "bottom", "left"), sides, strict=True):
-        side = band_lab[:, a:b].transpose(1, 0, 2)  # along × across × 3
-        seen = in_view[a:b]
-        k = max(1, side.shape[0] // config.intruder_segments)
-        m = side.shape[0] // k
-        seg = side[: m * k].reshape(m, k, side.shape[1], 3).mean(axis=1)
-        seg_seen = seen[: m * k].reshape(m, k).all(axis=1)
-        if seg_seen.sum() < m // 2:
-            continue
-        feat = (seg * np.float32([0.5, 1.0, 1.0])).reshape(m, -1)
-        ref = np.median(feat[seg_seen], axis=0)
-        dist = np.linalg.norm(feat - ref, axis=1) / np.sqrt(side.shape[1])
-        off = (dist > config.intruder_distance) & seg_seen
-        run = best = 0
-        for o in off:
-            run = run + 1 if o else 0
-            best = max(best, run)
-        share = best / m
-        worst = max(worst, share / config.intruder_share)
-        if share >= config.intruder_share:
+    names = ("top", "right", "bottom", "left")
+    shares: dict[str, float] = {}
+    # opposite sides are as long as each other: each pair is read as one batch
+    for pair in ((0, 2), (1, 3)):
+        (a0, b0), (a1, b1) = sides[pair[0]], sides[pair[1]]
+        along = b0 - a0
+        k = max(1, along // config.intruder_segments)
+        m = along // k
+        cut = np.stack([band_lab[:, a0 : a0 + m * k], band_lab[:, a1 : a1 + m * k]])
+        # each segment's mean (2 × across × m × 3), added up in order as np.mean does
+        parts = cut.reshape(2, band_lab.shape[0], m, k, 3)
+        seg = parts[:, :, :, 0].copy()
+        for j in range(1, k):
+            seg += parts[:, :, :, j]
+        seg /= k
+        feat = (seg * np.float32([0.5, 1.0, 1.0])).transpose(0, 2, 1, 3).reshape(2, m, -1)
+        seen = np.stack([in_view[a0 : a0 + m * k], in_view[a1 : a1 + m * k]])
+        seg_seen = seen.reshape(2, m, k).all(axis=2)
+        for i, side in enumerate(pair):
+            if seg_seen[i].sum() < m // 2:
+                continue
+            ref = _median(feat[i][seg_seen[i]])
+            dist = np.linalg.norm(feat[i] - ref, axis=1) / np.sqrt(band_lab.shape[0])
+            off = (dist > config.intruder_distance) & seg_seen[i]
+            shares[names[side]] = _longest_run(off) / m
+    worst = max(shares.values(), default=0.0) / config.intruder_share
+    for name in names:
+        if shares.get(name, 0.0) >= config.intruder_share:
             return Verdict(False, f"something over the {name} of the frame: a hand?", 0.0)
     return Verdict(True, None, float(np.clip(1.0 - worst, 0, 1)))
+
+
+def _median(rows: np.ndarray) -> np.ndarray:
+    """``np.median(rows, axis=0)``, to the bit, by one sort of a few dozen rows (the median's
+    partition costs more than that)."""
+    ordered = np.sort(rows, axis=0)
+    n = len(ordered)
+    if n % 2:
+        return ordered[n // 2]
+    return (ordered[n // 2 - 1] + ordered[n // 2]) / 2
+
+
+def _longest_run(flags: np.ndarray) -> int:
+    """The longest run of True in a row."""
+    edges = np.flatnonzero(np.diff(np.concatenate([[False], flags, [False]]).astype(np.int8)))
+    return int((edges[1::2] - edges[::2]).max(initial=0))
 
 
 _TURNS = np.radians(np.arange(0.0, 180.0, 22.5))
