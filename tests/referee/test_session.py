@@ -203,5 +203,9 @@ def test_vision_measures_the_layout_round_given_corners_once_on_a_clear_frame():
     kept = reader.profile
     assert kept is not None
     assert np.allclose(kept.corners, session.setup.corners, atol=0.5)
+    from nardy.vision.board import board_reader
+
+    hits = board_reader.cache_info().hits
     reader.read(2700, frames[2700])
     assert reader.profile is kept
+    assert board_reader.cache_info().hits > hits  # the last frame's reader, its maps built once

@@ -5,7 +5,8 @@ import pytest
 from vision_drawn import START, draw_board, photograph
 
 from nardy.calibration import BoardGeometry, BoardProfile
-from nardy.vision.board import BoardReader, read_board
+from nardy.vision.board import BoardReader, board_reader, read_board
+from nardy.vision.config import VisionConfig
 
 POSITIONS = [
     START,
@@ -46,6 +47,17 @@ def test_a_profile_made_at_another_resolution_still_reads():
 
     small = cv2.resize(photo, (960, 540), interpolation=cv2.INTER_AREA)
     assert list(read_board(small, profile).points) == START
+
+
+def test_frames_of_one_profile_share_one_reader_and_its_maps():
+    corners = [(300.0, 40.0), (980.0, 50.0), (1040.0, 690.0), (250.0, 680.0)]
+    first = board_reader(BoardProfile.from_corners(corners, (1280, 720)), VisionConfig())
+    # an equal profile made afresh (as a caller handing its profile with every frame does)
+    assert board_reader(BoardProfile.from_corners(corners, (1280, 720)), VisionConfig()) is first
+    moved = [(x + 3, y) for x, y in corners]
+    assert board_reader(BoardProfile.from_corners(moved, (1280, 720)), VisionConfig()) is not first
+    told = VisionConfig(checkers_per_side=15)
+    assert board_reader(BoardProfile.from_corners(corners, (1280, 720)), told) is not first
 
 
 def test_short_dark_stacks_on_dark_points_are_read_or_doubted():

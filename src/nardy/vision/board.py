@@ -1,11 +1,12 @@
 """Read one frame of a calibrated board: every point, the bar, the trays, and whether the frame
 can be trusted. ``BoardReader`` keeps the sampling maps of its profile, so a stream of frames
-pays for them once."""
+pays for them once; ``board_reader`` keeps the readers of the last few profiles, so callers
+that are handed a profile with every frame (``detect_image``, a live table, a replay) do too."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -34,7 +35,7 @@ class BoardReader:
         size = (frame.shape[1], frame.shape[0])
         if size == self.profile.image_size:
             return self
-        return BoardReader(self.profile.for_size(size), self.config)
+        return board_reader(self.profile.for_size(size), self.config)
 
     def read(self, frame: np.ndarray) -> BoardReading:
         if frame.ndim != 3 or frame.shape[2] != 3:
@@ -51,7 +52,7 @@ class BoardReader:
             surface_glare(strips, tiles.raw_level(self.config.glare_level), self.config),
             *self.check.judge(
                 frame,
-                band=frame_intruder(
+                band=lambda: frame_intruder(
                     tiles.get("band", lab=True),
                     self.sampler.band_sides,
                     self.sampler.band_in_view,
@@ -110,7 +111,14 @@ def _sides(read: TilesRead, tiles: slice) -> tuple[tuple[int, int], float]:
     return (light, dark), float(read.confidence[tiles].min())
 
 
+@lru_cache(maxsize=4)  # a few tables' profiles; a new profile (the board found again) evicts
+def board_reader(profile: BoardProfile, config: VisionConfig) -> BoardReader:
+    """The reader of ``profile``, the same one while the profile stays the same: its maps
+    (about 5 ms to build at 1280×720) are made on the first frame only."""
+    return BoardReader(profile, config)
+
+
 def read_board(
     frame: np.ndarray, profile: BoardProfile, config: VisionConfig | None = None
 ) -> BoardReading:
-    return BoardReader(profile, config or VisionConfig()).read(frame)
+    return board_reader(profile, config or VisionConfig()).read(frame)

@@ -29,6 +29,7 @@ import numpy as np
 
 from nardy.vision import tinynet
 from nardy.vision.config import VisionConfig
+from nardy.vision.stats import median_rows
 
 WEIGHTS = Path(__file__).with_name("checker_model.npz")
 FINE_WEIGHTS = Path(__file__).with_name("checker_fine_model.npz")
@@ -124,16 +125,17 @@ def fit_sides(read: TilesRead, per_side: int) -> TilesRead:
     counts = read.counts.copy()
     conf = read.confidence.copy()
     logp = np.log(np.maximum(read.count_p, 1e-12))
+    # ways[k, c]: k so far with c of them on this tile, k - c before it (where c can be)
+    k_, c_ = np.indices((per_side + 1, per_side + 1))
+    before, can = np.maximum(k_ - c_, 0), (c_ <= k_) & (c_ <= MOST)
+    on_tile = np.minimum(c_, MOST)
     for side in (read.light, ~read.light):
         tiles = np.flatnonzero(side)
         best = np.full(per_side + 1, -np.inf)  # best[k]: most probable way to make k so far
         best[0] = 0.0
         took = np.zeros((len(tiles), per_side + 1), int)
         for i, t in enumerate(tiles):
-            # every way to reach k: k - c before this tile, c on it
-            ways = np.full((per_side + 1, per_side + 1), -np.inf)
-            for c in range(min(per_side, MOST) + 1):
-                ways[c:, c] = best[: per_side + 1 - c] + logp[t, c]
+            ways = np.where(can, best[before] + logp[t][on_tile], -np.inf)
             took[i] = ways.argmax(axis=1)
             best = ways.max(axis=1)
         if not np.isfinite(best[per_side]):
@@ -167,8 +169,8 @@ def settle_colours(tiles: np.ndarray, read: TilesRead, config: VisionConfig) -> 
     if not (seeds_light.any() and seeds_dark.any()):
         return read
     colour = first_checker_colour(tiles[points])
-    ref_light = np.median(colour[seeds_light], axis=0)
-    ref_dark = np.median(colour[seeds_dark], axis=0)
+    ref_light = median_rows(colour[seeds_light])
+    ref_dark = median_rows(colour[seeds_dark])
     if np.linalg.norm(ref_light - ref_dark) < config.sets_apart:
         return read  # the two sets look too alike here to overrule the network
     nearer_light = np.linalg.norm(colour - ref_light, axis=1) < np.linalg.norm(

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from nardy.calibration import BoardProfile, ProfileError
-from nardy.vision.board import BoardReader
+from nardy.vision.board import board_reader
 from nardy.vision.config import VisionConfig
 from nardy.vision.reading import BoardReading
 
@@ -58,7 +58,7 @@ def detect_image(
             profile = profile.for_size(size)
         except ProfileError as e:
             return DetectResult(BoardReading.unusable(str(e)), profile)
-    reading = BoardReader(profile, config).read(image)
+    reading = board_reader(profile, config).read(image)  # kept from frame to frame
     dice, cube = _dice_and_cube(image, profile, reading)
     return DetectResult(reading, profile, dice, cube)
 

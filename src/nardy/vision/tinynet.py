@@ -17,7 +17,6 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
 
 def conv_relu_pool(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -33,7 +32,7 @@ def conv_relu_pool(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
     padded = np.zeros((n, h + 2, wd + 2, c), np.float32)
     padded[:, 1:-1, 1:-1] = x
     sn, sy, sx, sc = padded.strides
-    taps = as_strided(padded, shape=(n, h, wd, 3, 3 * c), strides=(sn, sy, sx, sy, sc))
+    taps = np.ndarray((n, h, wd, 3, 3 * c), np.float32, padded, 0, (sn, sy, sx, sy, sc))
     out = taps.reshape(n * h * wd, 9 * c) @ _kernel(w)
     # pooled before the bias and ReLU (both commute with the max): a quarter of the work
     pairs = np.empty_like(out)  # not in place: overlapping operands would be copied first
@@ -62,7 +61,7 @@ def forward(
     """Raw outputs (N, outputs) for images (N, H, W) grey or (N, H, W, C), H and W multiples
     of 2 to the number of convolutions; ``extra`` (N, k) joins the flattened features before
     the dense layers."""
-    x = images.astype(np.float32)
+    x = np.asarray(images, np.float32)
     if x.ndim == 3:
         x = x[..., None]
     i = 1
@@ -93,7 +92,7 @@ def conv_hwc(x: np.ndarray, w: np.ndarray, b: np.ndarray, stride: int, dilation:
     else:
         shape = (oh, ow, 3, 3, c)
         strides = (stride * sy, stride * sx, d * sy, d * sx, sc)
-    taps = as_strided(xp, shape=shape, strides=strides).reshape(oh * ow, 9 * c)
+    taps = np.ndarray(shape, xp.dtype, xp, 0, strides).reshape(oh * ow, 9 * c)
     return (taps @ _kernel(w) + b).reshape(oh, ow, len(w))
 
 

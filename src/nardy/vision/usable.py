@@ -5,6 +5,7 @@ sees it whole (``usable_model``), no motion blur, the camera still where it was 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -13,6 +14,7 @@ import numpy as np
 
 from nardy.calibration import BoardProfile
 from nardy.vision.config import VisionConfig
+from nardy.vision.stats import longest_run, median_rows
 from nardy.vision.usable_model import CLASSES, BoardView, predict
 
 
@@ -48,7 +50,7 @@ def surface_glare(strips_bgr: np.ndarray, blown_level: float, config: VisionConf
             continue
         blown = np.ascontiguousarray(blown, dtype=np.uint8)
         patch = cv2.morphologyEx(blown, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
-        worst = max(worst, float(patch.mean()))
+        worst = max(worst, cv2.countNonZero(patch) / patch.size)  # its mean: it is 0 or 1
     if worst > config.glare_share:
         return Verdict(False, f"glare over {worst:.0%} of a quarter of the board", 0.0)
     return Verdict(True, None, 1.0 - worst / config.glare_share)
@@ -66,9 +68,10 @@ def frame_intruder(
     from the frame's outer part, beyond where a tall stack leaning in the picture reaches."""
     names = ("top", "right", "bottom", "left")
     shares: dict[str, float] = {}
-    # opposite sides are as long as each other: each pair is read as one batch
+    # opposite sides are as long as each other (the sampler cuts the band so): each pair is
+    # read as one batch
     for pair in ((0, 2), (1, 3)):
-        (a0, b0), (a1, b1) = sides[pair[0]], sides[pair[1]]
+        (a0, b0), (a1, _) = sides[pair[0]], sides[pair[1]]
         along = b0 - a0
         k = max(1, along // config.intruder_segments)
         m = along // k
@@ -85,10 +88,10 @@ def frame_intruder(
         for i, side in enumerate(pair):
             if seg_seen[i].sum() < m // 2:
                 continue
-            ref = _median(feat[i][seg_seen[i]])
+            ref = median_rows(feat[i][seg_seen[i]])
             dist = np.linalg.norm(feat[i] - ref, axis=1) / np.sqrt(band_lab.shape[0])
             off = (dist > config.intruder_distance) & seg_seen[i]
-            shares[names[side]] = _longest_run(off) / m
+            shares[names[side]] = longest_run(off) / m
     worst = max(shares.values(), default=0.0) / config.intruder_share
     for name in names:
         if shares.get(name, 0.0) >= config.intruder_share:
@@ -96,23 +99,8 @@ def frame_intruder(
     return Verdict(True, None, float(np.clip(1.0 - worst, 0, 1)))
 
 
-def _median(rows: np.ndarray) -> np.ndarray:
-    """``np.median(rows, axis=0)``, to the bit, by one sort of a few dozen rows (the median's
-    partition costs more than that)."""
-    ordered = np.sort(rows, axis=0)
-    n = len(ordered)
-    if n % 2:
-        return ordered[n // 2]
-    return (ordered[n // 2 - 1] + ordered[n // 2]) / 2
-
-
-def _longest_run(flags: np.ndarray) -> int:
-    """The longest run of True in a row."""
-    edges = np.flatnonzero(np.diff(np.concatenate([[False], flags, [False]]).astype(np.int8)))
-    return int((edges[1::2] - edges[::2]).max(initial=0))
-
-
 _TURNS = np.radians(np.arange(0.0, 180.0, 22.5))
+_COS, _SIN = np.cos(_TURNS), np.sin(_TURNS)
 
 
 def _directional_energy(image: np.ndarray) -> np.ndarray:
@@ -120,7 +108,7 @@ def _directional_energy(image: np.ndarray) -> np.ndarray:
     gx = cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=3).ravel()
     gy = cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=3).ravel()
     xx, yy, xy = float(gx @ gx), float(gy @ gy), float(gx @ gy)
-    c, s = np.cos(_TURNS), np.sin(_TURNS)
+    c, s = _COS, _SIN
     return c * c * xx + s * s * yy + 2 * c * s * xy + 1e-6
 
 
@@ -228,13 +216,14 @@ class FrameCheck:
             return Verdict(False, f"{CLASSES[worst]} over the board (seen whole)", 0.0)
         return Verdict(True, None, float(np.clip((probs[0] - cut) / (1.0 - cut), 0, 1)))
 
-    def judge(self, frame: np.ndarray, band: Verdict | None = None) -> list[Verdict]:
+    def judge(self, frame: np.ndarray, band: Callable[[], Verdict] | None = None) -> list[Verdict]:
         """The checks made on the raw frame: the network, motion blur, the board where the
-        profile says. ``band`` is the frame-band check's verdict (made on the reader's tiles):
+        profile says. ``band`` makes the frame-band check's verdict (on the reader's tiles):
         the network and the band each see hands the other misses, and each is wrong at times
         (the band changes under a die thrown onto the frame; the network has seen only
         rendered boards), so the band's word stands unless the network is sure the board is
-        clear, and the network's alone only when it is sure of a hand or glare."""
+        clear, and the network's alone only when it is sure of a hand or glare. The band is
+        only looked at when its word can count."""
         probs = self.clear(frame)
         out = [
             self.learned(probs),
@@ -242,5 +231,5 @@ class FrameCheck:
             edge_drift(self.edges(frame), self.config),
         ]
         if band is not None and probs[0] < self.config.band_overruled:
-            out.append(band)
+            out.append(band())
         return out
