@@ -1,6 +1,6 @@
 """Reading the dice in one 1280×720 frame, single-threaded, beside decoding that JPEG frame.
 
-    PYTHONPATH=src python benchmarks/dice.py [IMAGE.jpg]
+    PYTHONPATH=src python benchmarks/dice.py [IMAGE.jpg] [--reader pips|learned]
 
 Without an image: the first rendered board fixture with dice (``tests/fixtures/boards``), else a
 real dice photograph scaled up to 1280×720. Prints the median time of each and their ratio.
@@ -8,6 +8,7 @@ real dice photograph scaled up to 1280×720. Prints the median time of each and 
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 import time
@@ -19,7 +20,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from nardy.vision.dice import find_dice  # noqa: E402
+from nardy.vision.dice import DiceConfig, find_dice  # noqa: E402
 
 
 def _frame(path: str | None) -> tuple[bytes, str]:
@@ -46,15 +47,21 @@ def _median_time(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
 
 
 def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("image", nargs="?", help="a JPEG frame (default: a fixture with dice)")
+    ap.add_argument("--reader", choices=["pips", "learned"], default=DiceConfig().reader)
+    args = ap.parse_args()
     cv2.setNumThreads(1)
-    data, name = _frame(sys.argv[1] if len(sys.argv) > 1 else None)
+    config = DiceConfig(reader=args.reader)
+    data, name = _frame(args.image)
     buf = np.frombuffer(data, np.uint8)
     frame = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    dice = find_dice(frame)
+    dice = find_dice(frame, config)
     repeat = 30
     decode = _median_time(lambda: cv2.imdecode(buf, cv2.IMREAD_COLOR), repeat)
-    read = _median_time(lambda: find_dice(frame), repeat)
-    print(f"frame: {name}, {frame.shape[1]}×{frame.shape[0]}, {len(dice)} dice read")
+    read = _median_time(lambda: find_dice(frame, config), repeat)
+    size = f"{frame.shape[1]}×{frame.shape[0]}"
+    print(f"frame: {name}, {size}, {len(dice)} dice read by the {args.reader} reader")
     print(f"decode JPEG: {decode * 1e3:.2f} ms")
     print(f"read dice:   {read * 1e3:.2f} ms ({1 / read:.0f} frames/s)")
     print(f"dice reading / decode: {read / decode:.2f}× (aim: under 2×)")

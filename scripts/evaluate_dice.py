@@ -15,6 +15,7 @@ import argparse
 import sys
 import time
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -119,6 +120,15 @@ def true_edge(truth: dict) -> str | None:
     return "bottom" if edge == "top" else "top"
 
 
+def setting(text: str) -> tuple[str, float | int]:
+    """``name=value`` of a numeric ``DiceConfig`` field."""
+    name, _, value = text.partition("=")
+    kind = type(getattr(DiceConfig(), name, None))
+    if kind not in (int, float):
+        raise SystemExit(f"--set: {name!r} is not a numeric DiceConfig field")
+    return name, kind(value)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--real", type=Path, default=REAL, help="folder with Train/ and Valid/")
@@ -127,9 +137,16 @@ def main() -> int:
     ap.add_argument("--by", action="store_true", help="rendered figures by kind, style, place")
     ap.add_argument("--reader", choices=["pips", "learned"], default="pips")
     ap.add_argument("--skip-real", action="store_true", help="only the rendered fixtures")
+    ap.add_argument(
+        "--set",
+        nargs="+",
+        default=[],
+        metavar="NAME=VALUE",
+        help="DiceConfig fields to change (numbers), e.g. --set proposal=0.3",
+    )
     args = ap.parse_args()
     global CONFIG
-    CONFIG = DiceConfig(reader=args.reader)
+    CONFIG = replace(DiceConfig(reader=args.reader), **dict(map(setting, args.set)))
     for split in () if args.skip_real else ("Train", "Valid"):
         folder = args.real / split
         if folder.is_dir():

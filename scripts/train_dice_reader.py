@@ -1,17 +1,22 @@
-"""Train the dice reader's two networks on CPU: where dice lie (``dice_centres.npz``) and what
-each shows (``dice_patches.npz``). Needs PyTorch, which reading does not.
+"""Train the dice reader's two networks on CPU: where dice lie (``dice_centres.onnx``) and what
+each shows (``dice_patches.onnx``). Needs PyTorch and ``onnx`` (to write the networks as ONNX,
+which the package runs with OpenCV's DNN module), which reading does not.
 
-    PYTHONPATH=src python scripts/train_dice_reader.py --rendered DIR [DIR ...] [--stage both]
+    PYTHONPATH=src python scripts/train_dice_reader.py --rendered DIR [DIR ...] [--drawn N]
 
 Trained on
 - board images rendered by ``nardy.synth`` from seeds of their own (``scripts/make_fixtures.py
-  --prefix``, ``scripts/make_dice_set.py``), never the test fixtures; their truth gives each die's
-  top face (centre, box), value and whether it is cocked;
+  --prefix``, ``scripts/make_dice_set.py``, e.g. ``--cocked 0.9`` for cocked dice), never the
+  test fixtures; their truth gives each die's top face (centre, box), value and whether it is
+  cocked;
+- ``--drawn N`` scenes of plainly drawn dice (``drawn_dice.py``: flat-shaded dice of any colour
+  and size, some cocked, on plain ground or on crops of the renders), styles the board renderer
+  never draws;
 - the real photographs' ``Train`` folder (``Valid`` is kept for measuring). Their labels box the
   top face's pips, not the face: the face's side is taken as the pips' box over 0.7 (a one's box
   is a single pip, so an image's faces are sized from its other dice where it has them).
 
-The centre map learns from 96-pixel crops at random scale (faces 7–40 pixels), turn and
+The centre map learns from 96-pixel crops at random scale (faces 5–40 pixels), turn and
 mirror. The patch reader learns from patches cut as its two reads cut them (``patches_of``):
 around every true die, off centre and at any scale the map's proposals come at (the first read)
 and centred with the face half the patch (the second); as "not a die", a die zoomed into too far,
@@ -20,11 +25,15 @@ cut (the top face's box in the patch), never the proposal's own guess of the die
 see colour (channels shuffled, so red dice also teach blue ones), light, blur and noise changed
 at random. Patches of every tenth image are held out and measured after each epoch.
 
-    # the patch reader, its patches kept for another run, then fine-tuned
+``--resume`` and ``--init`` go on from the networks the package ships (read back from their
+ONNX). The cut patches can be kept and reused, and more added to them:
+
+    PYTHONPATH=src python scripts/train_dice_reader.py --stage centres --resume --rendered DIR ... \
+        --drawn 800 --steps 700
     PYTHONPATH=src python scripts/train_dice_reader.py --stage patches --rendered DIR ... \
         --patches /work/cache/NAME.npz --epochs 6
-    PYTHONPATH=src python scripts/train_dice_reader.py --stage patches --rendered DIR ... \
-        --patches /work/cache/NAME.npz --init src/nardy/vision/dice_patches.npz --epochs 2
+    PYTHONPATH=src python scripts/train_dice_reader.py --stage patches --rendered NEW ... \
+        --drawn 800 --patches /work/cache/NAME.npz --add --reuse 0.6 --init --epochs 3
 """
 
 from __future__ import annotations
@@ -37,15 +46,16 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from drawn_dice import drawn_scene
 
 from nardy.vision import dice_centres as centres
-from nardy.vision import tinynet
+from nardy.vision import dice_patches, tinynet
 from nardy.vision.dice_patches import CONTEXT, FIRST_CONTEXT, PATCH, normalise_patch
 
 REAL = Path("/work/shared/data/dice-real")
 ROOT = Path(__file__).resolve().parent.parent
 CROP = 96
-FACES = (7.0, 40.0)  # face sides (pixels) the centre map learns
+FACES = (5.0, 40.0)  # face sides (pixels) the centre map learns
 #: the centre map's convolutions: in, out channels, stride, dilation (its reach: 71 pixels)
 ARCH = [(3, 16, 2, 1), (16, 24, 2, 1), (24, 24, 1, 1), (24, 24, 1, 2), (24, 24, 1, 4)]
 ARCH += [(24, 24, 1, 1)]
@@ -55,7 +65,7 @@ PATCH_CONVS = [(3, 16), (16, 32), (32, 64), (64, 64)]
 
 @dataclass
 class Sample:
-    path: Path
+    path: Path | None  # None: a drawn scene
     pyramid: list[np.ndarray]  # long side 640 (or less), then halves
     dice: np.ndarray  # (n, 5): cx, cy, face side (level-0 pixels), value, cocked (-1 unknown)
     real: bool
@@ -88,6 +98,19 @@ def sources(rendered: list[Path], limit: int | None) -> list[tuple[Path, bool]]:
     out = [(p, False) for folder in rendered for p in sorted(folder.glob("*.jpg"))]
     out = [(p, r) for p, r in out if p.with_suffix(".json").exists()][:limit]
     return out + [(p, True) for p in sorted((REAL / "Train").glob("*.jpg"))]
+
+
+def drawn(count: int, rendered: list[Path], seed: int = 4) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``count`` scenes of plainly drawn dice (``drawn_dice``), half on crops of renders."""
+    rng = np.random.default_rng(seed)
+    grounds = [p for folder in rendered for p in sorted(folder.glob("*.jpg"))]
+    out = []
+    for _ in range(count):
+        ground = None
+        if grounds and rng.random() < 0.5:
+            ground = cv2.imread(str(grounds[rng.integers(len(grounds))]))
+        out.append(drawn_scene(rng, ground))
+    return out
 
 
 def load(path: Path, real: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -213,12 +236,15 @@ def train_centres(samples: list[Sample], steps: int, batch: int, rng, resume: bo
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
     real = [s for s in samples if s.real]
-    rendered = [s for s in samples if not s.real]
+    rendered = [s for s in samples if not s.real and s.path is not None]
+    plain = [s for s in samples if s.path is None]
     t0, total = time.time(), 0.0
     for step in range(steps):
         items = []
         for _ in range(batch):
-            pool = real if (real and rng.random() < 0.3) or not rendered else rendered
+            u = rng.random()
+            pool = real if u < 0.25 else plain if u < 0.45 else rendered
+            pool = pool or rendered or real
             items.append(crop(pool[rng.integers(len(pool))], rng))
         x = torch.tensor(np.stack([i[0] for i in items]))
         heat = torch.tensor(np.stack([i[1] for i in items]))
@@ -250,21 +276,59 @@ def nn_l1(a, b):
     return torch.nn.functional.smooth_l1_loss(a, b, beta=0.1)
 
 
-def load_centres():
-    """The centre map as last written, as a PyTorch network."""
+def onnx_layers(path: Path) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(weight, bias) of each convolution and dense layer of an ONNX network, in order (batch
+    norms folded into their convolutions, as the export writes them)."""
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    values = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    for node in graph.node:  # constants written as nodes rather than initializers
+        if node.op_type == "Constant":
+            values[node.output[0]] = numpy_helper.to_array(node.attribute[0].t)
+    return [
+        (values[n.input[1]].astype(np.float32), values[n.input[2]].astype(np.float32))
+        for n in graph.node
+        if n.op_type in ("Conv", "Gemm")
+    ]
+
+
+def load_centres(path: Path = centres.WEIGHTS):
+    """The centre map as shipped (``dice_centres.onnx``), as a PyTorch network."""
     import torch
 
     net = centre_net()
-    w = np.load(centres.WEIGHTS)
-    net.load_state_dict({k: torch.tensor(w[k].astype(np.float32)) for k in w.files if k != "arch"})
+    names = [f"body.{i}" for i in range(len(ARCH))] + ["head"]
+    state = {}
+    for name, (w, b) in zip(names, onnx_layers(path), strict=True):
+        state[f"{name}.weight"], state[f"{name}.bias"] = torch.tensor(w), torch.tensor(b)
+    net.load_state_dict(state)
     return net
 
 
-def save_centres(net, out: Path) -> None:
-    state = {k: v.detach().numpy().astype(np.float16) for k, v in net.state_dict().items()}
-    state["arch"] = np.array([(s, d) for _, _, s, d in ARCH], np.int8)
-    np.savez_compressed(out, **state)
-    print(f"wrote {out}")
+def save_centres(net) -> None:
+    """The centre map for OpenCV's DNN module (``dice_centres.WEIGHTS``, what the package
+    reads and training goes on from)."""
+    to_onnx(net, centres.WEIGHTS, (1, 3, 64, 96), {0: "n", 2: "h", 3: "w"})
+    print(f"wrote {centres.WEIGHTS}")
+
+
+def to_onnx(net, out: Path, shape: tuple[int, ...], dynamic: dict[int, str]) -> None:
+    """``net`` (in eval mode) as ONNX for ``cv2.dnn``, batch norms as they stand."""
+    import torch
+
+    net.eval()
+    torch.onnx.export(
+        net,
+        torch.zeros(shape),
+        str(out),
+        dynamo=False,
+        input_names=["x"],
+        output_names=["y"],
+        dynamic_axes={"x": dynamic},
+        do_constant_folding=True,
+    )
 
 
 def torch_propose(net, image: np.ndarray, threshold: float) -> list[centres.Proposal]:
@@ -389,22 +453,6 @@ def patch_net():
     return net
 
 
-def folded(net) -> dict[str, np.ndarray]:
-    """The patch reader's weights for ``tinynet.forward``: batch norms folded into the
-    convolutions before them."""
-    state = {k: v.detach().numpy().astype(np.float64) for k, v in net.state_dict().items()}
-    out = {}
-    for i in range(1, len(PATCH_CONVS) + 1):
-        g, b = state[f"bn{i}.weight"], state[f"bn{i}.bias"]
-        mean, var = state[f"bn{i}.running_mean"], state[f"bn{i}.running_var"]
-        k = g / np.sqrt(var + 1e-5)
-        out[f"conv{i}.weight"] = state[f"conv{i}.weight"] * k[:, None, None, None]
-        out[f"conv{i}.bias"] = (state[f"conv{i}.bias"] - mean) * k + b
-    for name in ("fc1", "fc2"):
-        out[f"{name}.weight"], out[f"{name}.bias"] = state[f"{name}.weight"], state[f"{name}.bias"]
-    return {k: v.astype(np.float16) for k, v in out.items()}
-
-
 def patch_loss(pred, y, box, cocked):
     from torch import nn
 
@@ -441,15 +489,19 @@ def held_out(net, pats, y, ck) -> str:
 
 
 def unfolded(net, path: Path) -> None:
-    """Start ``net`` from a written (folded) reader: its convolutions as written, each batch
-    norm the identity and held so (``train_patches`` keeps them in eval mode)."""
+    """Start ``net`` from a shipped reader (ONNX, batch norms folded): its convolutions as
+    written, each batch norm the identity and held so (``train_patches`` keeps them in eval
+    mode)."""
     import torch
 
-    w = np.load(path)
+    names = [f"conv{i}" for i in range(1, len(PATCH_CONVS) + 1)] + ["fc1", "fc2"]
+    w = {}
+    for name, (weight, bias) in zip(names, onnx_layers(path), strict=True):
+        w[f"{name}.weight"], w[f"{name}.bias"] = weight, bias
     state = net.state_dict()
     for k in state:
-        if k in w.files:
-            state[k] = torch.tensor(w[k].astype(np.float32))
+        if k in w:
+            state[k] = torch.tensor(w[k])
         elif k.endswith("running_var") or k.endswith(".weight"):
             state[k] = torch.ones_like(state[k])
         elif k.endswith("running_mean") or k.endswith(".bias"):
@@ -457,9 +509,7 @@ def unfolded(net, path: Path) -> None:
     net.load_state_dict(state)
 
 
-def train_patches(
-    data, epochs: int, rng, out: Path, init: Path | None = None, lr: float = 3e-3
-) -> None:
+def train_patches(data, epochs: int, rng, init: Path | None = None, lr: float = 3e-3) -> None:
     import torch
 
     held = np.array([d[4] for d in data], bool)
@@ -511,8 +561,36 @@ def train_patches(
             f"[{time.time() - t0:.0f} s]",
             flush=True,
         )
-        np.savez_compressed(out, **folded(net))
-    print(f"wrote {out}")
+        to_onnx(net, dice_patches.WEIGHTS, (2, 3, PATCH, PATCH), {0: "n"})
+    print(f"wrote {dice_patches.WEIGHTS}")
+
+
+def cut(items, net, rng, copies: int, start: int = 0) -> list[tuple]:
+    """Patches of (image, dice, real) items as ``patches_of`` cuts them; every tenth image's
+    patches held out."""
+    data: list[tuple] = []
+    t0 = time.time()
+    for n, (image, dice, real) in enumerate(items, start=start):
+        props = torch_propose(net, image, 0.1)
+        got = patches_of(image, dice, props, rng, copies * (3 if real else 1))
+        data.extend((*c, n % 10 == 0) for c in got)
+        if (n + 1 - start) % 200 == 0:
+            print(f"cut {n + 1 - start}/{len(items)} images [{time.time() - t0:.0f} s]", flush=True)
+    return data
+
+
+class Loaded:
+    """(image, dice, real) of each source, read when iterated (renders and photos are many)."""
+
+    def __init__(self, items: list[tuple[Path, bool]]) -> None:
+        self.items = items
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __iter__(self):
+        for path, real in self.items:
+            yield (*load(path, real), real)
 
 
 def main() -> None:
@@ -523,67 +601,62 @@ def main() -> None:
         "--rendered", type=Path, nargs="+", default=[], help="folders of training renders"
     )
     ap.add_argument("--limit", type=int, default=None, help="at most this many renders")
+    ap.add_argument("--drawn", type=int, default=0, help="this many scenes of drawn dice too")
     ap.add_argument("--stage", choices=["centres", "patches", "both"], default="both")
     ap.add_argument("--steps", type=int, default=3000, help="centre-map training steps")
     ap.add_argument("--batch", type=int, default=32)
-    ap.add_argument("--resume", action="store_true", help="go on from the centre map written")
+    ap.add_argument("--resume", action="store_true", help="go on from the shipped centre map")
     ap.add_argument("--patches", type=Path, help="keep the cut patches in this .npz (and reuse)")
+    ap.add_argument(
+        "--add", action="store_true", help="cut the sources' patches and add them to --patches"
+    )
+    ap.add_argument("--reuse", type=float, default=1.0, help="use this share of stored patches")
     ap.add_argument("--epochs", type=int, default=8, help="patch-reader epochs")
     ap.add_argument("--copies", type=int, default=4, help="patches cut around each true die")
-    ap.add_argument("--out", type=Path, help="write the patch reader here (default: the package's)")
-    ap.add_argument("--init", type=Path, help="go on from this patch reader (fine-tuning)")
+    ap.add_argument("--init", action="store_true", help="go on from the shipped patch reader")
     ap.add_argument("--lr", type=float, default=3e-3, help="the patch reader's peak learning rate")
-    ap.add_argument(
-        "--side-faces", action="store_true", help="add side-face patches to stored patches"
-    )
     args = ap.parse_args()
     torch.set_num_threads(1)
     torch.manual_seed(0)
     rng = np.random.default_rng(0)
     items = sources(args.rendered, args.limit)
-    print(f"{len(items)} images ({sum(r for _, r in items)} real)", flush=True)
+    scenes = [(image, dice, False) for image, dice in drawn(args.drawn, args.rendered)]
+    print(f"{len(items)} images ({sum(r for _, r in items)} real), {len(scenes)} drawn", flush=True)
     if args.stage in ("centres", "both"):
-        samples = []
-        for path, real in items:
-            image, dice = load(path, real)
-            levels, dice = pyramid_of(image, dice)
-            samples.append(Sample(path, levels, dice, real))
+        samples = [
+            Sample(path, *pyramid_of(image, dice), real)
+            for (path, real), (image, dice, _) in zip(items, Loaded(items), strict=True)
+        ]
+        samples += [Sample(None, *pyramid_of(image, dice), False) for image, dice, _ in scenes]
         print("loaded", flush=True)
         net = train_centres(samples, args.steps, args.batch, rng, args.resume)
-        save_centres(net, centres.WEIGHTS)
+        save_centres(net)
         del samples
     net = load_centres()
     net.eval()
     if args.stage in ("patches", "both"):
+        data: list[tuple] = []
         if args.patches and args.patches.exists():
             with np.load(args.patches) as z:
-                data = list(zip(z["x"], z["y"], z["box"], z["cocked"], z["held"], strict=True))
-            if args.side_faces:  # patches cut before side faces were taught
-                for n, (path, real) in enumerate(items):
-                    image, dice = load(path, real)
-                    data.extend((*c, n % 10 == 0) for c in side_faces(image, dice, rng))
-        else:
-            data = []
-            t0 = time.time()
-            for n, (path, real) in enumerate(items):
-                image, dice = load(path, real)
-                props = torch_propose(net, image, 0.1)
-                cut = patches_of(image, dice, props, rng, args.copies * (3 if real else 1))
-                data.extend((*c, n % 10 == 0) for c in cut)
-                if (n + 1) % 200 == 0:
-                    print(f"cut {n + 1}/{len(items)} images [{time.time() - t0:.0f} s]", flush=True)
-            if args.patches:
+                keep = np.nonzero(rng.random(len(z["y"])) < args.reuse)[0]
+                stored = [z[k][keep] for k in ("x", "y", "box", "cocked", "held")]
+            data = list(zip(*stored, strict=True))
+        if not data or args.add:
+            fresh = [(p, real) for p, real in items if not (data and real)]  # photos: stored
+            new = cut(Loaded(fresh), net, rng, args.copies)
+            new += cut(scenes, net, rng, args.copies, start=len(fresh))
+            if args.patches and not data:
                 np.savez(
                     args.patches,
-                    x=np.stack([d[0] for d in data]),
-                    y=np.array([d[1] for d in data]),
-                    box=np.stack([d[2] for d in data]),
-                    cocked=np.array([d[3] for d in data]),
-                    held=np.array([d[4] for d in data]),
+                    x=np.stack([d[0] for d in new]),
+                    y=np.array([d[1] for d in new]),
+                    box=np.stack([d[2] for d in new]),
+                    cocked=np.array([d[3] for d in new]),
+                    held=np.array([d[4] for d in new]),
                 )
-        from nardy.vision.dice_patches import WEIGHTS
-
-        train_patches(data, args.epochs, rng, args.out or WEIGHTS, args.init, args.lr)
+            data += new
+        init = dice_patches.WEIGHTS if args.init else None
+        train_patches(data, args.epochs, rng, init, args.lr)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ import pytest
 
 from nardy.synth.textures import PIPS
 from nardy.vision.dice import (
+    DiceConfig,
     DiceInputError,
     DieReading,
     board_homography,
@@ -47,12 +48,14 @@ def drawn_die(value: int, dark: bool = False, side: int = 60, turn: float = 0.0)
     return cv2.GaussianBlur(image, (3, 3), 0)
 
 
-def test_real_photographs_never_trained_on():
+@pytest.mark.parametrize("reader", ["pips", "learned"])
+def test_real_photographs_never_trained_on(reader):
     score = DiceScore()
     for path in sorted(REAL.glob("*.jpg")):
         image = cv2.imread(str(path))
         h, w = image.shape[:2]
-        score_image(score, path.name, find_dice(image), yolo_truth(path, w, h))
+        found = find_dice(image, DiceConfig(reader=reader))
+        score_image(score, path.name, found, yolo_truth(path, w, h))
     print(score.line("real sample"))
     assert score.images == 29 and score.dice > 80
     assert score.found >= 0.95 * score.dice

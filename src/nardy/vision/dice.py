@@ -49,7 +49,8 @@ class DiceConfig:
     min_die: float = 0.5  # least probability that a patch is a die at all
     same_die: float = 0.6  # two readings closer than this (of the larger top face) are one die
     cocked: float = 0.5  # least probability that a die is cocked to call it so
-    turns: int = 4  # the second read averages this many turns of each die
+    turns: int = 4  # the second read of an unsure die averages this many turns of it
+    sure: float = 0.9  # least probability of a reading's class to skip the turned reads
     least: float = 0.3  # least probability of a learned reading's value (side faces, clutter)
 
 
@@ -130,22 +131,24 @@ def _read_patches(
     centres: Sequence[tuple[float, float]],
     sides: Sequence[float],
     turns: int = 1,
+    first_turn: int = 0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The patch reader on squares of ``sides`` around ``centres``: probabilities, cocked, and
     each top face's centre (x, y) and side in image pixels. With ``turns`` > 1 each square is
-    also read turned by that many equal steps and the probabilities are averaged (a die reads
-    the same any way round)."""
+    read turned by steps of a ``turns``-th of a circle, from ``first_turn`` on, and the
+    probabilities are averaged (a die reads the same any way round); the box is the first
+    turn's."""
     n = len(centres)
     patches = np.stack(
         [
             dice_patches.cut_patch(bgr, c, s, angle=360.0 * k / turns)
-            for k in range(turns)
+            for k in range(first_turn, turns)
             for c, s in zip(centres, sides, strict=True)
         ]
     )
     prob, boxes, tilt = dice_patches.predict(patches)
-    prob = prob.reshape(turns, n, -1).mean(axis=0)
-    tilt = tilt.reshape(turns, n).mean(axis=0)
+    prob = prob.reshape(turns - first_turn, n, -1).mean(axis=0)
+    tilt = tilt.reshape(turns - first_turn, n).mean(axis=0)
     side = np.asarray(sides, np.float64)[:, None]
     xy = np.asarray(centres, np.float64) + boxes[:n, :2] * side
     face = np.maximum(boxes[:n, 2:4].max(axis=1), 1e-3) * side[:, 0]
@@ -167,9 +170,16 @@ def _learned_dice(bgr: np.ndarray, config: DiceConfig) -> list[DieReading]:
     if not len(keep):
         return []
     centres = [(float(x), float(y)) for x, y in xy[keep]]
-    prob, tilt, xy, face = _read_patches(
-        bgr, centres, face[keep] * dice_patches.CONTEXT, config.turns
-    )
+    sides = face[keep] * dice_patches.CONTEXT
+    prob, tilt, xy, face = _read_patches(bgr, centres, sides)
+    unsure = np.nonzero(prob.max(axis=1) < config.sure)[0]
+    if len(unsure) and config.turns > 1:  # read again turned, the mean over every turn
+        more = _read_patches(
+            bgr, [centres[i] for i in unsure], sides[unsure], config.turns, first_turn=1
+        )
+        k = config.turns
+        prob[unsure] = (prob[unsure] + (k - 1) * more[0]) / k
+        tilt[unsure] = (tilt[unsure] + (k - 1) * more[1]) / k
     found: list[DieReading] = []
     for pr, (cx, cy), side, t in zip(prob, xy, face, tilt, strict=True):
         value = int(np.argmax(pr[1:])) + 1

@@ -22,7 +22,7 @@ import numpy as np
 
 from nardy.vision import tinynet
 
-WEIGHTS = Path(__file__).with_name("dice_centres.npz")
+WEIGHTS = Path(__file__).with_name("dice_centres.onnx")
 STRIDE = 4  # input pixels between two cells of the map
 SIZE_UNIT = 16.0  # the map's size output is log(face side / this), in input pixels
 
@@ -49,7 +49,8 @@ def read_map(bgr: np.ndarray) -> np.ndarray:
     pad_h, pad_w = -h % STRIDE, -w % STRIDE
     if pad_h or pad_w:
         bgr = cv2.copyMakeBorder(bgr, 0, pad_h, 0, pad_w, cv2.BORDER_REPLICATE)
-    return tinynet.fcn(tinynet.load(WEIGHTS), tinynet.map_input(bgr))
+    blob = tinynet.map_input(bgr).transpose(2, 0, 1)[None]
+    return tinynet.run_onnx(WEIGHTS, blob)[0].transpose(1, 2, 0)
 
 
 def peaks(out: np.ndarray, threshold: float) -> list[Proposal]:

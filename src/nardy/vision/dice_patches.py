@@ -1,5 +1,4 @@
-"""The second stage of the dice reader: a small convolutional network in plain NumPy that reads
-one likely die.
+"""The second stage of the dice reader: a small convolutional network that reads one likely die.
 
 Each proposal of the first stage (``dice_centres``) is read twice. The first read cuts a square
 colour patch ``FIRST_CONTEXT`` times the proposed face's side (the map's guess of the size is
@@ -7,8 +6,8 @@ rough, on real photographs often half the face) and says whether a die is there 
 top face lies; the second cuts ``CONTEXT`` times that face's side around that face and reads it:
 die or not, the value, the face's box, and whether the die is cocked (its top face tilted:
 foreshortened, with two side faces showing). Patches are scaled to ``PATCH`` pixels and
-normalised. The weights ship beside this module (``dice_patches.npz``) and are made by
-``scripts/train_dice_reader.py`` (PyTorch, CPU); reading needs NumPy only.
+normalised. The network ships beside this module as ONNX (``dice_patches.onnx``), made by
+``scripts/train_dice_reader.py`` (PyTorch, CPU) and run by OpenCV's DNN module.
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ from nardy.vision import tinynet
 PATCH = 48
 FIRST_CONTEXT = 3.0  # the first read's patch side over the proposed face's side
 CONTEXT = 2.0  # the second read's patch side over the face's side the first read found
-WEIGHTS = Path(__file__).with_name("dice_patches.npz")
+WEIGHTS = Path(__file__).with_name("dice_patches.onnx")
 
 
 def cut_patch(
@@ -61,6 +60,6 @@ def predict(patches: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     A box is (cx, cy, w, h) of the top face in the patch, as fractions of the patch side, with
     the patch centre at (0, 0).
     """
-    out = tinynet.forward(tinynet.load(WEIGHTS), patches.transpose(0, 2, 3, 1))  # channels last
+    out = tinynet.run_onnx(WEIGHTS, patches)
     cocked = 1.0 / (1.0 + np.exp(-out[:, 11]))
     return tinynet.softmax(out[:, :7]), out[:, 7:11], cocked

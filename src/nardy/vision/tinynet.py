@@ -2,7 +2,8 @@
 checker readers. Trained with PyTorch by ``scripts/train_*.py``; weights ship as ``.npz`` beside
 the reader, so reading needs NumPy only.
 
-Two shapes of network:
+Networks exported as ONNX (the dice reader's) are run by OpenCV's DNN module (``run_onnx``)
+instead, several times faster. Two shapes of network run here in NumPy:
 - a patch classifier (``forward``): 3×3 convolutions ``conv1..convK`` (ReLU, 2×2 max-pool
   each), two dense layers ``fc1``, ``fc2``; the first dense layer may also take a few plain
   numbers beside the picture (what kind of tile it is);
@@ -13,9 +14,11 @@ Two shapes of network:
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 
@@ -110,6 +113,21 @@ def fcn(weights: dict[str, np.ndarray], image: np.ndarray) -> np.ndarray:
         np.maximum(x, 0, out=x)
     w = weights["head.weight"].reshape(len(weights["head.weight"]), -1)
     return x @ w.T + weights["head.bias"]
+
+
+@lru_cache(maxsize=8)
+def _dnn(path: Path) -> tuple[cv2.dnn.Net, threading.Lock]:
+    return cv2.dnn.readNetFromONNX(str(path)), threading.Lock()
+
+
+def run_onnx(path: Path, blob: np.ndarray) -> np.ndarray:
+    """The output of the ONNX network at ``path`` (run by OpenCV's DNN module, loaded once) for
+    an input ``blob`` (N, C, H, W) float32. Several times faster than ``forward``/``fcn`` for
+    the dice reader's networks; one call at a time per network (a DNN net is not re-entrant)."""
+    net, lock = _dnn(path)
+    with lock:
+        net.setInput(np.ascontiguousarray(blob, np.float32))
+        return net.forward()
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:
