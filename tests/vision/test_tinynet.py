@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nardy.vision.tinynet import conv_hwc, fcn
+from nardy.vision.tinynet import conv_hwc, conv_relu_pool, fcn
 
 
 def reference(x: np.ndarray, w: np.ndarray, b: np.ndarray, stride: int, dilation: int):
@@ -51,3 +51,20 @@ def test_a_map_runs_its_layers_in_order_with_relu_between():
     a = np.maximum(reference(a, weights["body.1.weight"], weights["body.1.bias"], 1, 2), 0)
     want = a @ weights["head.weight"][:, :, 0, 0].T + weights["head.bias"]
     assert np.allclose(fcn(weights, x), want, atol=1e-3)
+
+
+@pytest.mark.parametrize("shape", [(3, 8, 4, 3), (1, 6, 10, 5), (2, 2, 2, 1)])
+def test_a_convolution_pooled_is_relu_of_the_largest_of_each_two_by_two(shape):
+    """Each image of the batch on its own: a pixel's neighbours never come from the next
+    image, the next row, or the padding's other side."""
+    rng = np.random.default_rng(sum(shape))
+    x = rng.normal(size=shape).astype(np.float32)
+    w = rng.normal(size=(4, shape[3], 3, 3)).astype(np.float32)
+    b = rng.normal(size=4).astype(np.float32)
+    got = conv_relu_pool(x, w, b)
+    n, h, wd, _ = shape
+    assert got.shape == (n, h // 2, wd // 2, 4)
+    for i in range(n):
+        full = reference(x[i], w, b, 1, 1)
+        want = np.maximum(full.reshape(h // 2, 2, wd // 2, 2, 4).max(axis=(1, 3)), 0)
+        assert np.allclose(got[i], want, atol=1e-4)

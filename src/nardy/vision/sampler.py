@@ -17,6 +17,7 @@ import numpy as np
 
 from nardy.calibration import BoardProfile
 from nardy.vision.config import VisionConfig
+from nardy.vision.stats import percentiles
 
 #: The tiles the checker reader sees, in this order: the 24 points, the bar's two halves (top,
 #: bottom of the surface as it lies in the image), the two trays (bottom, top) when in view.
@@ -163,6 +164,15 @@ class Sampler:
         src = self.profile.board_to_image(mosaic.reshape(-1, 2)).astype(np.float32)
         return cv2.convertMaps(src.reshape(h, w, 2), None, cv2.CV_16SC2)
 
+    @cached_property
+    def _level_mask(self) -> np.ndarray:
+        """The bytes of a row of the points' strips the levels are taken from (every colour
+        of every third pixel), for each of every third row."""
+        _, _, h, w = self._regions["p1"][0]
+        mask = np.zeros((len(range(0, h, 3)), 24 * w, 3), np.uint8)
+        mask[:, ::3] = 1
+        return mask.reshape(len(mask), -1)
+
     def sample(self, frame: np.ndarray, stretch: bool = True) -> Tiles:
         """The tiles of ``frame``; with ``stretch``, levels stretched so that the board spans
         the full range (a dim or low-contrast photo reads like a bright one)."""
@@ -171,8 +181,10 @@ class Sampler:
         lo, gain = 0.0, 1.0
         if stretch:
             _, x0, h, w = self._regions["p1"][0]
-            board = mosaic[:h:3, x0 : x0 + 24 * w : 3]
-            lo, hi = np.percentile(board, (1.0, 99.5))
+            # every third row of the points' strips, a byte a column
+            shelf = mosaic[:h:3, x0 : x0 + 24 * w].reshape(len(self._level_mask), -1)
+            counts = cv2.calcHist([shelf], [0], self._level_mask, [256], [0, 256])
+            lo, hi = percentiles(counts, (1.0, 99.5))
             if hi - lo > 8:
                 gain = 255.0 / (hi - lo)
                 mosaic = cv2.convertScaleAbs(mosaic, alpha=gain, beta=-lo * gain)

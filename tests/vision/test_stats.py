@@ -1,0 +1,40 @@
+"""The exact stand-ins for NumPy's reductions give NumPy's numbers to the bit."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nardy.vision.stats import longest_run, median_rows, percentiles
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 5000),
+    st.integers(0, 255),
+    st.integers(0, 255),
+    st.floats(0, 100),
+    st.floats(0, 100),
+    st.integers(0, 2**32 - 1),
+)
+def test_percentiles_from_a_histogram_are_numpys(n, a, b, q1, q2, seed):
+    lo, hi = min(a, b), max(a, b)
+    values = np.random.default_rng(seed).integers(lo, hi + 1, n).astype(np.uint8)
+    for q in ((1.0, 99.5), (q1, q2), (0.0, 100.0)):
+        want = tuple(float(v) for v in np.percentile(values, q))
+        assert percentiles(np.bincount(values, minlength=256), q) == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 60), st.integers(1, 20), st.integers(0, 2**32 - 1))
+def test_median_of_rows_is_numpys(rows, cols, seed):
+    x = (np.random.default_rng(seed).standard_normal((rows, cols)) * 40).astype(np.float32)
+    got, want = median_rows(x), np.median(x, axis=0)
+    assert got.dtype == want.dtype
+    assert np.array_equal(got, want)
+
+
+def test_longest_run_counts_the_longest_stretch_of_true():
+    assert longest_run(np.array([], bool)) == 0
+    assert longest_run(np.array([False, False])) == 0
+    assert longest_run(np.array([True, False, True, True, False, True])) == 2
+    assert longest_run(np.array([True] * 5)) == 5
