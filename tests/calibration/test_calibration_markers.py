@@ -10,6 +10,7 @@ from nardy.calibration.markers import (
     MarkerError,
     MarkerLayout,
     corners_from_markers,
+    detect_markers,
     marker_sheet,
     profile_from_markers,
 )
@@ -137,3 +138,28 @@ def test_rendered_boards_with_markers_give_their_true_corners():
     assert len(errs) >= 10
     assert np.isfinite(errs).mean() >= 0.8  # small markers under glare or a die are missed
     assert np.median(errs) < 2.0
+
+
+def _sheet_with_wrong_bits(marker_id: int, cells: list[tuple[int, int]]) -> np.ndarray:
+    """Marker ``marker_id`` on a grey table, 20 px a cell, with the inner bits at ``cells``
+    (row, column of the 4 × 4) flipped, as blur and a knot in the wood can read them."""
+    sheet = marker_sheet(marker_id, 160)  # 8 cells of 20 px: margin, border, 4 bits, border
+    for r, c in cells:
+        y, x = 40 + 20 * r, 40 + 20 * c
+        sheet[y : y + 20, x : x + 20] = 255 - sheet[y : y + 20, x : x + 20]
+    photo = np.full((300, 300), 90, np.uint8)
+    photo[70:230, 70:230] = sheet
+    return photo
+
+
+@pytest.mark.parametrize("marker_id", [0, 1, 2, 3])
+def test_a_marker_read_with_two_wrong_bits_is_still_itself(marker_id):
+    found = detect_markers(_sheet_with_wrong_bits(marker_id, [(0, 0), (2, 3)]))
+    assert list(found) == [marker_id]
+
+
+def test_a_marker_not_on_the_board_is_not_read_as_one_of_its_four():
+    """DICT_4X4_50's other ids are near the four in bits: correcting wrong bits must not turn
+    one of them into a corner marker."""
+    misread = {i: sorted(detect_markers(_sheet_with_wrong_bits(i, []))) for i in range(4, 50)}
+    assert {i: ids for i, ids in misread.items() if ids} == {}

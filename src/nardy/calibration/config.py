@@ -13,6 +13,10 @@ class CalibrationConfig:
     # ArUco markers at the board's corners: ids 0..3 = TL, TR, BR, BL
     marker_ids: tuple[int, int, int, int] = (0, 1, 2, 3)
     marker_upscale: float = 2.0  # markers are looked for in the photo enlarged this much
+    # wrong bits a marker may have and still be read: the four ids alone differ in 7 bits or
+    # more (under any turn), so up to 3 could be put right; 2 leave a margin against a wood
+    # grain read as a marker
+    marker_wrong_bits: int = 2
     # focal length / the image's longer side when the markers are seen too square-on to tell
     # it (a webcam's or a phone's 60–70° field of view)
     marker_focal_guess: float = 0.8

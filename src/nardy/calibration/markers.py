@@ -61,15 +61,24 @@ def detect_markers(
 ) -> dict[int, np.ndarray]:
     """Every DICT_4X4_50 marker in the image: id → its four corners (4×2, OpenCV's order).
 
-    Markers on a frame a camera sees whole are small (15–30 px): the photo is looked at
-    enlarged, with a wider range of thresholding windows than OpenCV's default."""
+    Markers on a frame a camera sees whole are small (11–30 px, two or three pixels a bit):
+    the photo is looked at enlarged, with a wider range of thresholding windows than OpenCV's
+    default, and read against a dictionary of only the board's four ids, which are far enough
+    apart for a blurred marker's wrong bits to be put right (``marker_wrong_bits``). When an id
+    is read twice, the larger marker is kept (a false one is a knot in the wood, smaller than
+    the printed square)."""
     config = config or CalibrationConfig()
     gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     up = config.marker_upscale
     if up != 1:
         gray = cv2.resize(gray, None, fx=up, fy=up, interpolation=cv2.INTER_CUBIC)
-    dictionary = cv2.aruco.getPredefinedDictionary(DICTIONARY)
+    ids_used = config.marker_ids
+    full = cv2.aruco.getPredefinedDictionary(DICTIONARY)
+    most = _correctable_bits(full, ids_used)
+    dictionary = cv2.aruco.Dictionary(full.bytesList[list(ids_used)], full.markerSize, most)
     params = cv2.aruco.DetectorParameters()
+    # OpenCV corrects int(most × rate) bits
+    params.errorCorrectionRate = (min(config.marker_wrong_bits, most) + 0.5) / max(most, 1)
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     params.adaptiveThreshWinSizeMin = 3
     params.adaptiveThreshWinSizeMax = 53
@@ -79,11 +88,36 @@ def detect_markers(
     corners, ids, _ = cv2.aruco.ArucoDetector(dictionary, params).detectMarkers(gray)
     if ids is None:
         return {}
-    # OpenCV's pixel centres: (x + 0.5) / up - 0.5 maps the enlarged photo's back
-    return {
-        int(i): (c.reshape(4, 2).astype(np.float64) + 0.5) / up - 0.5
-        for i, c in zip(ids.ravel(), corners, strict=True)
-    }
+    found: dict[int, np.ndarray] = {}
+    for i, c in zip(ids.ravel(), corners, strict=True):
+        # OpenCV's pixel centres: (x + 0.5) / up - 0.5 maps the enlarged photo's back
+        quad = (c.reshape(4, 2).astype(np.float64) + 0.5) / up - 0.5
+        marker = ids_used[int(i)]
+        if marker not in found or _area(quad) > _area(found[marker]):
+            found[marker] = quad
+    return found
+
+
+def _correctable_bits(dictionary: cv2.aruco.Dictionary, ids: tuple[int, ...]) -> int:
+    """How many wrong bits a dictionary of only ``ids`` can put right: half the least distance,
+    under any of the four turns, between two of them (or between one and itself turned)."""
+    n = dictionary.markerSize
+    bits = [
+        cv2.aruco.Dictionary.getBitsFromByteList(dictionary.bytesList[i : i + 1], n).reshape(n, n)
+        for i in ids
+    ]
+    least = min(
+        int((np.rot90(a, k) != b).sum())
+        for i, a in enumerate(bits)
+        for j, b in enumerate(bits)
+        for k in range(4)
+        if not (i == j and k == 0)
+    )
+    return (least - 1) // 2
+
+
+def _area(quad: np.ndarray) -> float:
+    return float(abs(cv2.contourArea(quad.astype(np.float32))))
 
 
 def _steady_focal(
