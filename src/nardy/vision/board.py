@@ -44,22 +44,22 @@ class BoardReader:
         return reader._read(frame)
 
     def _read(self, frame: np.ndarray) -> BoardReading:
+        # everything that reads the frame itself first, one after the other, while its pixels
+        # are still in the cache; then what works on the tiles
         tiles = self.sampler.sample(frame)
-        strips = tiles.strips()
-        verdicts = [
-            # too dark to trust, but what can be read is read (the levels are stretched)
-            frame_light(frame, self.config),
-            surface_glare(strips, tiles.raw_level(self.config.glare_level), self.config),
-            *self.check.judge(
-                frame,
-                band=lambda: frame_intruder(
-                    tiles.get("band", lab=True),
-                    self.sampler.band_sides,
-                    self.sampler.band_in_view,
-                    self.config,
-                ),
+        # too dark to trust, but what can be read is read (the levels are stretched)
+        light = frame_light(frame, self.config)
+        judged = self.check.judge(
+            frame,
+            band=lambda: frame_intruder(
+                tiles.get("band", lab=True),
+                self.sampler.band_sides,
+                self.sampler.band_in_view,
+                self.config,
             ),
-        ]
+        )
+        glare = surface_glare(tiles.strips(), tiles.raw_level(self.config.glare_level), self.config)
+        verdicts = [light, glare, *judged]
         bad = [v for v in verdicts if not v.usable]
         checker_tiles = tiles.checker_tiles()
         read = settle_colours(

@@ -224,11 +224,13 @@ class FrameCheck:
         rendered boards), so the band's word stands unless the network is sure the board is
         clear, and the network's alone only when it is sure of a hand or glare. The band is
         only looked at when its word can count."""
-        probs = self.clear(frame)
+        # the frame's pixels taken first, one after the other (while they are in the cache)
+        view, gray, edges = self.view.cut(frame), self.surface_gray(frame), self.edges(frame)
+        probs = predict(view[None])[0]
         out = [
             self.learned(probs),
-            surface_blur(self.surface_gray(frame), self.config),
-            edge_drift(self.edges(frame), self.config),
+            surface_blur(gray, self.config),
+            edge_drift(edges, self.config),
         ]
         if band is not None and probs[0] < self.config.band_overruled:
             out.append(band())
