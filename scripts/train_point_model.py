@@ -104,6 +104,60 @@ def _stack_position(rng: np.random.Generator, scene) -> dict:
     }
 
 
+def _lying_on_points(rng: np.random.Generator, scene) -> dict:
+    """Dice and the cube lying on the points, empty ones and ones with checkers (past the
+    stack's end, clear of it, as a throw leaves them), often more dice than a throw has: a
+    die on an empty point must read as no checker. The position is the scene's own."""
+    from nardy.synth.board import Board
+    from nardy.synth.render import CUBE_MM, die_size
+    from nardy.synth.scene import Cube, Die
+    from nardy.synth.styles import DICE_STYLES
+
+    board = Board.of(scene)
+    taken = [(x, y) for p, n in enumerate(scene.points, 1) for x, y, _ in
+             board.stack(p, abs(n), scene.row, 0, 0.0)]
+    taken = np.array(taken or [(1e6, 1e6)])
+    half = board.inner_h / 2
+    style = str(rng.choice(sorted(DICE_STYLES)))
+    placed: list[tuple[float, float, float]] = []  # x, y, size of what lies there already
+
+    def spot(size: float) -> tuple[float, float] | None:
+        for _ in range(200):
+            p = int(rng.integers(1, 25))
+            sign = 1 if p <= 12 else -1
+            x = board.point_x(p) + rng.normal(0, board.point_w * 0.12)
+            y = -sign * half + sign * rng.uniform(size * 0.7, board.point_l * 1.05)
+            clear = np.hypot(*(taken - (x, y)).T).min()
+            if clear < board.checker / 2 + size * 0.75:
+                continue
+            if any(np.hypot(x - a, y - b) < (size + s) * 0.75 for a, b, s in placed):
+                continue
+            return float(x), float(y)
+        return None
+
+    dice = []
+    for _ in range(int(rng.choice([1, 2, 2, 3, 4]))):
+        if rng.random() < 0.3:
+            style = str(rng.choice(sorted(DICE_STYLES)))
+        size = die_size(style, board.checker)
+        at = spot(size)
+        if at is None:
+            continue
+        placed.append((*at, size))
+        where = "left" if at[0] < 0 else "right"
+        dice.append(Die(value=int(rng.integers(1, 7)), where=where, at=at,
+                        turn=float(rng.uniform(0, 90)), style=style))
+    cube = scene.cube
+    if rng.random() < 0.5:
+        at = spot(CUBE_MM)
+        if at is not None:
+            cube = Cube(value=int(rng.choice([2, 4, 8, 16, 32, 64])),
+                        where="light" if at[1] < 0 else "dark", at=at,
+                        turn=float(rng.uniform(-30, 30)),
+                        style=str(rng.choice(["ivory", "ivory", "black", "green"])))
+    return {"dice": tuple(dice), "cube": cube}
+
+
 def _beyond_the_rules(scene, fields: dict):
     """``scene`` with ``fields`` set without the check that each side has at most fifteen."""
     import dataclasses
@@ -115,7 +169,11 @@ def _beyond_the_rules(scene, fields: dict):
 
 
 #: kind → (the scenes' names, their position); the names seed the scenes, apart from the fixtures'
-SCENES = {"bar": ("pts-bar", _bar_position), "stacks": ("pts-tall", _stack_position)}
+SCENES = {
+    "bar": ("pts-bar", _bar_position),
+    "stacks": ("pts-tall", _stack_position),
+    "dice": ("cnt4-dice", _lying_on_points),
+}
 
 
 def render_scenes(kind: str, out: Path, count: int) -> None:

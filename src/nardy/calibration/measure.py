@@ -8,7 +8,8 @@ These are measured here from the photo itself:
   whiteboard rectification (square pixels, principal point at the image centre);
 - the bar as the band near the middle whose columns do not change down the board;
 - the points' length from where the triangles give way to the field;
-- the trays as field-like openings in the band beside the frame, left or right.
+- the trays as a pair of walls in the band beside the frame, left or right, with the
+  board's outer edge beyond them.
 """
 
 from __future__ import annotations
@@ -159,32 +160,43 @@ def _point_length(surface: np.ndarray, bar: tuple[float, float]) -> float:
     return length
 
 
+#: Shares of the surface's width a tray's layout keeps to beside the frame: the least frame
+#: between the surface and the tray's inner wall (the surface's own bevelled edge lies
+#: nearer), the farthest out that wall may stand, the tray's narrowest and widest span.
+TRAY_GAP = (0.03, 0.12)
+TRAY_SPAN = (0.04, 0.15)
+#: The frame beyond the tray (to the board's outer edge) against the frame before it.
+OUTER_FRAME = (0.5, 2.5)
+
+
 def _trays(
     lab: np.ndarray, surface: np.ndarray, margin: float, w: int, h: int
 ) -> tuple[Rect, Rect] | None:
-    """A tray beside the frame shows as a pair of long vertical edges (its two walls) some
-    way out from the surface's edge, with the frame between."""
+    """A tray beside the frame shows as three long vertical edges out from the surface's edge:
+    its two walls, then the board's outer edge, about as far beyond the tray as its inner
+    wall is from the surface. The side without a tray shows one (the outer edge), so a pair
+    of walls alone is not enough: a full tray's checkers, the bevel and the outer edge make
+    strong pairs too, on either side."""
     x0, y0 = int(margin * w), int(margin * h)
     rows = np.concatenate(
         [lab[y0 + int(0.1 * h) : y0 + int(0.4 * h)], lab[y0 + int(0.6 * h) : y0 + int(0.9 * h)]]
     )
     inner_level = float(np.median(_column_edges(surface)))
+    reach = int(margin * w)
     best = None
     for side in (1, -1):
         if side > 0:
-            block = rows[:, x0 + w : x0 + w + int(0.22 * w)]
+            block = rows[:, x0 + w : x0 + w + reach]
         else:
-            block = rows[:, max(0, x0 - int(0.22 * w)) : x0][:, ::-1]
+            block = rows[:, max(0, x0 - reach) : x0][:, ::-1]
         edges = _column_edges(block)
-        start = int(0.02 * w)
         if len(edges) < int(0.2 * w):
             continue
-        pairs = []
-        for a in range(start, len(edges)):
-            for b in range(a + int(0.04 * w), min(len(edges), a + int(0.15 * w))):
-                pairs.append((edges[a] + edges[b], a, b))
-        score, a, b = max(pairs)
-        if score < 6 * inner_level + 10:
+        found = _walls(edges, w)
+        if found is None:
+            continue
+        score, a, b = found
+        if score < 9 * inner_level + 15:
             continue
         if best is None or score > best[0]:
             xs = (1 + a / w, 1 + b / w) if side > 0 else (-b / w, -a / w)
@@ -193,3 +205,19 @@ def _trays(
         return None
     xa, xb = best[1]
     return (Rect(xa, 0.53, xb, 1.0), Rect(xa, 0.0, xb, 0.47))
+
+
+def _walls(edges: np.ndarray, w: int) -> tuple[float, int, int] | None:
+    """The strongest inner wall ``a``, outer wall ``b`` and outer edge beyond them (columns
+    out from the surface's edge, on a surface ``w`` wide), with their edges' sum."""
+    best = None
+    for a in range(int(TRAY_GAP[0] * w), int(TRAY_GAP[1] * w)):
+        for b in range(a + int(TRAY_SPAN[0] * w), min(len(edges) - 2, a + int(TRAY_SPAN[1] * w))):
+            lo = b + max(2, int(OUTER_FRAME[0] * a))
+            hi = min(len(edges), b + int(OUTER_FRAME[1] * a) + 3)
+            if lo >= hi:
+                continue
+            score = float(edges[a] + edges[b] + edges[lo:hi].max())
+            if best is None or score > best[0]:
+                best = (score, a, b)
+    return best
