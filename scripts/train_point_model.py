@@ -412,6 +412,9 @@ def train(args: argparse.Namespace) -> None:
         routed = routed_tiles(x_all[tr], data["kind"][tr], args.route_with)
         print(f"  the fast network sends {routed.sum()} of {len(tr)} to the fine one")
     weight = draw_weights(data["count"][tr], data["kind"][tr], args.fine, routed)
+    for prefix, factor in args.favour:  # sets made for what the others hold too rarely
+        weight[np.char.startswith(data["name"][tr].astype(str), prefix)] *= float(factor)
+    weight /= weight.sum()
     rng = np.random.default_rng(args.seed)
     t0 = time.time()
     for epoch in range(args.epochs):
@@ -528,6 +531,14 @@ def main() -> int:
     ap.add_argument("--hidden", type=int, help="default 64, fine 96")
     ap.add_argument("--seed", type=int, default=4)
     ap.add_argument("--init", type=Path, help="start from these weights (.npz)")
+    ap.add_argument(
+        "--favour",
+        nargs=2,
+        action="append",
+        default=[],
+        metavar=("PREFIX", "FACTOR"),
+        help="draw the tiles of images named PREFIX... FACTOR times as often",
+    )
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
     args.channels = args.channels or ([12, 24, 48] if args.fine else [8, 16, 32])
