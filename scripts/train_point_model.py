@@ -13,6 +13,12 @@ and ``checker_fine_model.npz``, the fine one, with ``--fine``).
         --render-out /work/cache/counts/tall --tiles /work/cache/counts/tiles.npz --collect-only
     PYTHONPATH=src python scripts/train_point_model.py --tiles /work/cache/counts/tiles.npz \\
         --more-tiles /work/cache/points/tiles.npz --fine --epochs 14
+    PYTHONPATH=src python scripts/train_point_model.py --render dice 220 \\
+        --render-out /work/cache/counts4/dice --tiles /work/cache/counts4/dice_tiles.npz \\
+        --collect-only
+    PYTHONPATH=src python scripts/train_point_model.py --tiles /work/cache/counts4/tiles.npz \\
+        --more-tiles /work/cache/counts4/dice_tiles.npz --favour cnt4-dice 4 \\
+        --init src/nardy/vision/checker_model.npz --epochs 18 --samples 30000 --lr 2e-3
 
 Two steps, the first cached in ``--tiles``:
 
@@ -114,8 +120,11 @@ def _lying_on_points(rng: np.random.Generator, scene) -> dict:
     from nardy.synth.styles import DICE_STYLES
 
     board = Board.of(scene)
-    taken = [(x, y) for p, n in enumerate(scene.points, 1) for x, y, _ in
-             board.stack(p, abs(n), scene.row, 0, 0.0)]
+    taken = [
+        (x, y)
+        for p, n in enumerate(scene.points, 1)
+        for x, y, _ in board.stack(p, abs(n), scene.row, 0, 0.0)
+    ]
     taken = np.array(taken or [(1e6, 1e6)])
     half = board.inner_h / 2
     style = str(rng.choice(sorted(DICE_STYLES)))
@@ -145,16 +154,26 @@ def _lying_on_points(rng: np.random.Generator, scene) -> dict:
             continue
         placed.append((*at, size))
         where = "left" if at[0] < 0 else "right"
-        dice.append(Die(value=int(rng.integers(1, 7)), where=where, at=at,
-                        turn=float(rng.uniform(0, 90)), style=style))
+        dice.append(
+            Die(
+                value=int(rng.integers(1, 7)),
+                where=where,
+                at=at,
+                turn=float(rng.uniform(0, 90)),
+                style=style,
+            )
+        )
     cube = scene.cube
     if rng.random() < 0.5:
         at = spot(CUBE_MM)
         if at is not None:
-            cube = Cube(value=int(rng.choice([2, 4, 8, 16, 32, 64])),
-                        where="light" if at[1] < 0 else "dark", at=at,
-                        turn=float(rng.uniform(-30, 30)),
-                        style=str(rng.choice(["ivory", "ivory", "black", "green"])))
+            cube = Cube(
+                value=int(rng.choice([2, 4, 8, 16, 32, 64])),
+                where="light" if at[1] < 0 else "dark",
+                at=at,
+                turn=float(rng.uniform(-30, 30)),
+                style=str(rng.choice(["ivory", "ivory", "black", "green"])),
+            )
     return {"dice": tuple(dice), "cube": cube}
 
 

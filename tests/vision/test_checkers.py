@@ -1,5 +1,7 @@
 """The checker reader's tiles and its network, apart from the fixtures' figures."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from vision_drawn import START, draw_board, photograph
@@ -13,6 +15,7 @@ from nardy.vision.checkers import (
     TilesRead,
     fit_sides,
     read_tiles,
+    settle_trays,
     tile_kinds,
 )
 from nardy.vision.config import VisionConfig
@@ -79,6 +82,20 @@ def test_told_the_checkers_a_side_the_reader_takes_the_likeliest_counts_that_add
     assert fitted.counts.tolist() == [5, 10, 0, 15]  # the unsure tile gives way, not the sure
     assert fitted.confidence[1] == pytest.approx(read.count_p[1, 10])
     assert fitted.light.tolist() == read.light.tolist()
+
+
+def test_two_trays_read_as_one_colour_hold_the_two_sets():
+    probs = [{0: 0.99}] * 26 + [{11: 0.9}, {8: 0.9}]
+    light = [False] * 26 + [True, True]
+    read = replace(_read(probs, light), light_p=np.r_[np.full(26, 0.5), 0.9, 0.6])
+    settled = settle_trays(read)
+    assert settled.light[26] and not settled.light[27]  # the less sure tray gives way
+    assert settled.counts.tolist() == read.counts.tolist()
+    apart = replace(read, light=np.r_[light[:27], False])
+    assert settle_trays(apart).light.tolist() == apart.light.tolist()
+    one_empty = _read([{0: 0.99}] * 27 + [{8: 0.9}], light)
+    one_empty = replace(one_empty, light_p=read.light_p)
+    assert settle_trays(one_empty).light.tolist() == light
 
 
 def test_a_side_that_cannot_add_up_keeps_what_was_read():

@@ -70,6 +70,7 @@ class TilesRead:
     light: np.ndarray  # bool: the light set's (meaningless on an empty tile)
     confidence: np.ndarray  # 0..1: probability of the count, times that of the colour
     count_p: np.ndarray  # n × (MOST + 1): the probability of every count
+    light_p: np.ndarray | None = None  # the probability each tile's checkers are light
 
 
 def read_with(tiles: np.ndarray, kinds: np.ndarray, weights: Path, fine: bool) -> TilesRead:
@@ -80,7 +81,7 @@ def read_with(tiles: np.ndarray, kinds: np.ndarray, weights: Path, fine: bool) -
     counts = count_p.argmax(axis=1)
     light = colour_p[:, 0] >= colour_p[:, 1]
     conf = count_p.max(axis=1) * np.where(counts > 0, colour_p.max(axis=1), 1.0)
-    return TilesRead(counts, light, conf, count_p)
+    return TilesRead(counts, light, conf, count_p, colour_p[:, 0])
 
 
 def needs_fine(read: TilesRead, kinds: np.ndarray, config: VisionConfig) -> np.ndarray:
@@ -109,10 +110,9 @@ def read_tiles(
     if not len(again):
         return read
     closer = read_with(tiles[again], kinds[again], fine_weights, fine=True)
-    merged = [a.copy() for a in (read.counts, read.light, read.confidence, read.count_p)]
-    for mine, theirs in zip(
-        merged, (closer.counts, closer.light, closer.confidence, closer.count_p), strict=True
-    ):
+    fields = ("counts", "light", "confidence", "count_p", "light_p")
+    merged = [getattr(read, f).copy() for f in fields]
+    for mine, theirs in zip(merged, (getattr(closer, f) for f in fields), strict=True):
         mine[again] = theirs
     return TilesRead(*merged)
 
@@ -159,8 +159,30 @@ def first_checker_colour(tiles: np.ndarray) -> np.ndarray:
 
 
 def settle_colours(tiles: np.ndarray, read: TilesRead, config: VisionConfig) -> TilesRead:
-    """The points' colours made consistent over the board (see the module's docstring). The
-    bar and the trays keep the network's word: their first checker is not at the tile's start."""
+    """The points' colours made consistent over the board (see the module's docstring), and
+    the trays' (``settle_trays``). The bar keeps the network's word: its first checker is not
+    at the tile's start."""
+    return _settle_points(tiles, settle_trays(read), config)
+
+
+def settle_trays(read: TilesRead) -> TilesRead:
+    """Each player bears off into a tray of their own: when both trays hold checkers and the
+    network calls them one colour, the tray it is less sure of takes the other. (A tray's
+    checkers stand on edge, showing only their rims: the network tells the sets apart there
+    less well than on the points.)"""
+    if len(read.counts) != 28 or read.light_p is None:
+        return read
+    trays = [26, 27]
+    if not (read.counts[trays] > 0).all() or read.light[26] != read.light[27]:
+        return read
+    doubt = np.abs(read.light_p[trays] - 0.5)
+    light = read.light.copy()
+    weaker = trays[int(np.argmin(doubt))]
+    light[weaker] = not light[weaker]
+    return replace(read, light=light)
+
+
+def _settle_points(tiles: np.ndarray, read: TilesRead, config: VisionConfig) -> TilesRead:
     points = slice(0, min(24, len(tiles)))
     occupied = read.counts[points] > 0
     light = read.light[points]
