@@ -3,11 +3,17 @@
     PYTHONPATH=src python benchmarks/vision.py [IMAGE.jpg ...] [--detect]
 
 With no image, two frames: the plainly drawn board of ``tests/vision`` (a drawn frame
-compresses well, so it decodes in half the time of a photo) and the fixture photo
-``bg-mid-010.jpg``. For each it prints the median and the best time of decoding and of reading
-the board (a reader kept from frame to frame, as a live table keeps it), their ratio (the aim:
-reading under 2× the decode), and the read's stages. ``--detect`` also times the whole of
-``detect_image`` (the dice and the cube as well, each read from the whole frame).
+compresses well, so it decodes faster than a photo) and the fixture photo ``bg-mid-010.jpg``.
+For each it prints the median and the best time of decoding and of reading the board (a reader
+kept from frame to frame, as a live table keeps it), their ratio (the aim: reading under 2× the
+decode), and the read's stages. ``--detect`` also times the whole of ``detect_image`` (the dice
+and the cube as well, each read from the whole frame).
+
+Times are the process's CPU time (``time.process_time``, every thread of it, so a stray BLAS
+or OpenCV thread would count): on a machine shared with other jobs, wall time also counts the
+turns the others take on the cores. Both are still slowed by the others' use of the caches, a
+read of many steps probably more than one decode: a ratio measured on a loaded machine may be
+higher than on an idle one.
 """
 
 from __future__ import annotations
