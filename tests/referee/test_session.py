@@ -209,3 +209,34 @@ def test_vision_measures_the_layout_round_given_corners_once_on_a_clear_frame():
     reader.read(2700, frames[2700])
     assert reader.profile is kept
     assert board_reader.cache_info().hits > hits  # the last frame's reader, its maps built once
+
+
+def test_vision_reads_the_dice_and_cube_on_still_boards_only():
+    """They are the costly part of a frame, and the referee acts on nothing but a still board."""
+    from pathlib import Path
+
+    from nardy.referee.session import VisionReader, open_session
+    from nardy.vision.detect import detect_image
+
+    folder = Path(__file__).resolve().parents[1] / "fixtures" / "sessions" / "camera_dice_no_cup"
+    session = open_session(folder)
+    reader = VisionReader.for_session(session)
+    read_objects = reader.with_objects
+    reads: list[int] = []
+
+    def counted(result, image):
+        reads.append(1)
+        return read_objects(result, image)
+
+    reader.with_objects = counted
+    still_frames = 0
+    for t, frame in session.frames[:12]:
+        obs, still = reader.read(t, frame)
+        if not still:
+            assert obs.dice == () and obs.cube is None
+            continue
+        still_frames += 1
+        full = detect_image(reader.frames.image(frame), corners=session.setup.corners)
+        assert [d.value for d in obs.dice] == [d["value"] for d in full.dice]
+    assert 0 < still_frames < 12
+    assert len(reads) == still_frames

@@ -282,7 +282,7 @@ class VisionReader:
     ) -> None:
         try:
             from nardy.vision.config import VisionConfig
-            from nardy.vision.detect import detect_image
+            from nardy.vision.detect import detect_image, with_objects
             from nardy.vision.still import StillnessTracker
         except ImportError:
             raise SessionError(
@@ -290,6 +290,7 @@ class VisionReader:
                 "(--truth-frames replays fixtures that keep their frames' truth)"
             ) from None
         self.detect = detect_image
+        self.with_objects = with_objects
         self.frames = _Frames()
         self.profile = profile
         self.corners = corners
@@ -316,16 +317,23 @@ class VisionReader:
         return cls(profile, session.setup.corners, gaps[len(gaps) // 2], checkers_of(session.setup))
 
     def read(self, t_ms: int, frame: Any) -> tuple[Observation, bool]:
+        """The frame's reading, and whether the board is still. The dice and the cube are
+        read only on a still board: the referee acts on nothing else, and they cost many times
+        what the checkers do (a frame with a hand in it, or a board still moving, skips them)."""
         image = self.frames.image(frame)
-        result = self.detect(image, profile=self.profile, corners=self.corners, config=self.config)
-        self.last = result
+        result = self.detect(
+            image, profile=self.profile, corners=self.corners, config=self.config, objects=False
+        )
         if self.profile is None and self.corners is not None and result.reading.usable:
             # the layout measured round the corners on a clear frame is the calibration: it is
             # not measured again on every frame (nor thrown by a hand over a later one)
             self.profile = result.profile
-        obs = observation_from_json(result.to_json())
-        still = self.tracker.update(image, usable=obs.usable).still
-        return obs, still and obs.usable
+        still = self.tracker.update(image, usable=result.reading.usable).still
+        still = still and result.reading.usable
+        if still:
+            result = self.with_objects(result, image)
+        self.last = result
+        return observation_from_json(result.to_json()), still
 
 
 def checkers_of(setup: TableSetup) -> int | None:

@@ -7,7 +7,7 @@ off the board) and never decides anything from it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -40,8 +40,10 @@ def detect_image(
     profile: BoardProfile | None = None,
     corners: Any = None,
     config: VisionConfig | None = None,
+    objects: bool = True,
 ) -> DetectResult:
-    """Read ``image`` with a profile, with corners given by hand, or finding the board itself."""
+    """Read ``image`` with a profile, with corners given by hand, or finding the board itself;
+    with ``objects``, the dice and the cube too (else :func:`with_objects` adds them later)."""
     config = config or VisionConfig()
     size = (image.shape[1], image.shape[0])
     if profile is None and corners is not None:
@@ -59,8 +61,16 @@ def detect_image(
         except ProfileError as e:
             return DetectResult(BoardReading.unusable(str(e)), profile)
     reading = board_reader(profile, config).read(image)  # kept from frame to frame
-    dice, cube = _dice_and_cube(image, profile, reading)
-    return DetectResult(reading, profile, dice, cube)
+    result = DetectResult(reading, profile)
+    return with_objects(result, image) if objects else result
+
+
+def with_objects(result: DetectResult, image: np.ndarray) -> DetectResult:
+    """``result`` with the dice and the cube in ``image`` read (the costly part of a frame)."""
+    if result.profile is None:
+        return result
+    dice, cube = _dice_and_cube(image, result.profile, result.reading)
+    return replace(result, dice=dice, cube=cube)
 
 
 def profile_from_corners(image: np.ndarray, corners: Any) -> BoardProfile:
