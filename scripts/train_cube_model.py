@@ -1,15 +1,20 @@
 #!/usr/bin/env python3
-"""Train the cube reader's network (``src/nardy/vision/cube_model.npz``) on rendered scenes.
+"""Train the cube reader's networks on rendered scenes: the quick one that ranks candidates
+(``--net screen``, ``src/nardy/vision/cube_model.npz``) and the fine one that reads the likeliest
+(``--net read``, ``cube_read_model.npz``).
 
-    PYTHONPATH=src python scripts/train_cube_model.py patches DIR... --out PATCHES.npz
-    PYTHONPATH=src python scripts/train_cube_model.py train PATCHES.npz... [--epochs 14]
+    PYTHONPATH=src python scripts/train_cube_model.py patches DIR... --out PATCHES.npz [--net read]
+    PYTHONPATH=src python scripts/train_cube_model.py train PATCHES.npz... [--net read] [--epochs N]
 
 ``patches`` turns each render (``NAME.jpg`` + truth, the fixtures' form; never the fixtures) into
 the top-down view the reader sees and cuts: the cube, many times, shifted, scaled and turned to
-every angle (a real cube lies any way round; the reader also tries four quarter turns) with light,
-blur and noise changed; and as "not the cube" the reader's own candidates elsewhere (dice, checker
-rims, point tips, the frame's edges). ``train`` fits ``nardy.vision.tinynet``'s network: class 0
-"not the cube", 1–6 the faces 2 … 64. Torch on one thread.
+every angle (a real cube lies any way round; the fine network's patches are first turned square
+with the view, then a quarter turn any way round, as the reader turns them) with light,
+shadow, blur and noise changed; and as "not the cube" the reader's own candidates elsewhere (dice,
+checker rims, point tips, the frame's edges) — for the fine network, above all those the quick
+one ranks highest. The fine network's cube is shifted up to half its side: the candidate it is
+given may be that far off. ``train`` fits ``nardy.vision.tinynet``'s network: class 0 "not the
+cube", 1–6 the faces 2 … 64. Torch on one thread.
 """
 
 from __future__ import annotations
@@ -39,13 +44,23 @@ def roughen(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def relight(view: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Another exposure and gamma of the grey view (the patch's own scaling undoes the rest)."""
+    """Another exposure and gamma of the grey view (the patch's own scaling undoes the rest),
+    at times with a soft-edged shadow over part of it (a hand, the frame, a lamp's fall-off)."""
     gamma = rng.uniform(0.6, 1.6)
     v = (view.astype(np.float32) / 255) ** gamma * rng.uniform(0.7, 1.2) * 255
+    if rng.random() < 0.4:
+        h, w = v.shape
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        a = rng.uniform(0, 2 * np.pi)
+        d = (xx - w / 2) * np.cos(a) + (yy - h / 2) * np.sin(a) - rng.uniform(-0.3, 0.3) * w
+        edge = 1 / (1 + np.exp(-d / rng.uniform(1, 0.1 * w + 1)))
+        v = v * (1 - edge * rng.uniform(0.3, 0.65))
     return v.clip(0, 255).astype(np.uint8)
 
 
-def samples(path: Path, rng: np.random.Generator, copies: int, cfg: cube_reader.CubeConfig):
+def samples(
+    path: Path, rng: np.random.Generator, copies: int, cfg: cube_reader.CubeConfig, net: str
+):
     truth = json.loads(path.read_text())
     if not truth.get("usable", True):
         return
@@ -55,43 +70,62 @@ def samples(path: Path, rng: np.random.Generator, copies: int, cfg: cube_reader.
     to_view, size = cube_reader.view_transform(truth["corners"])
     view = cv2.warpPerspective(gray, to_view, size, flags=cv2.INTER_AREA)
     side = cfg.cube * cube_reader.VIEW_W
-    win = side * cfg.window
+    fine = net == "read"
+    win = side * (cfg.read_window if fine else cfg.window)
+    patch_size = cube_reader.READ_PATCH if fine else cube_reader.PATCH
+    shift = 0.45 if fine else 0.2  # how far off centre the cube may be in a patch (of its side)
+
+    def cut(v: np.ndarray, x: float, y: float, scale: float) -> np.ndarray:
+        if fine:  # turned square as the reader turns it, then a quarter turn any way round
+            turn = cube_reader.square_turn(v, x, y, side)
+            angle = turn + 90 * rng.integers(4) + rng.normal(0, 5)
+        else:
+            angle = rng.uniform(0, 360)
+        raw = cube_reader.raw_patches(v, [(x, y, win * scale, angle)], patch_size)
+        return roughen(cube_reader.normalise(raw)[0], rng)
+
     spots = cube_reader.candidates(view, cfg)
-    at = None
+    if fine and spots:  # the reader's shortlist first: the hardest "not the cube"
+        order = np.argsort(cube_reader.screen(view, spots, cfg))
+        spots = [spots[i] for i in order[: 2 * cfg.shortlist]] + [
+            spots[i] for i in rng.permutation(order[2 * cfg.shortlist :])[: cfg.shortlist]
+        ]
+    at, centres = None, []
     if truth["cube"]:
         c = np.array([[truth["cube"]["center"]]], np.float64)
         at = cv2.perspectiveTransform(c, to_view)[0, 0]
         if not (0 <= at[0] < size[0] and 0 <= at[1] < size[1]):
             return
-        centres = [at]
-        near = [s for s in spots if np.hypot(s[0] - at[0], s[1] - at[1]) < 0.8 * side]
-        centres += near[:1]  # where the reader's own search puts it
+        # and where the reader's own search puts it: seen aslant, a cube standing on the frame
+        # shows its top up to a side away from where its centre projects onto the board
+        near = [s for s in spots if np.hypot(s[0] - at[0], s[1] - at[1]) < side]
+        centres = [at, *near[:1]]
         value = cube_reader.FACES.index(truth["cube"]["value"]) + 1
         r = int(win * 1.5)  # a piece of the view around the cube: relit, it stays cheap
         x0, y0 = max(0, int(at[0]) - r), max(0, int(at[1]) - r)
         piece = view[y0 : int(at[1]) + r, x0 : int(at[0]) + r]
         for k in range(copies):
             cx, cy = centres[k % len(centres)]
-            dx, dy = rng.uniform(-0.15, 0.15, 2) * side
-            v = relight(piece, rng) if rng.random() < 0.5 else piece
-            patch = cube_reader.cube_patch(
-                v, cx - x0 + dx, cy - y0 + dy, win * rng.uniform(0.85, 1.2), rng.uniform(0, 360)
-            )
-            yield roughen(patch, rng), value
+            dx, dy = rng.uniform(-shift, shift, 2) * side
+            v = relight(piece, rng) if rng.random() < 0.6 else piece
+            yield cut(v, cx - x0 + dx, cy - y0 + dy, rng.uniform(0.85, 1.2)), value
     for x, y in spots:
-        if at is not None and np.hypot(x - at[0], y - at[1]) < 1.1 * side:
+        if at is not None and any(
+            np.hypot(x - cx, y - cy) < (shift + 0.7) * side for cx, cy in centres
+        ):
             continue
-        patch = cube_reader.cube_patch(view, x, y, win * rng.uniform(0.9, 1.1), rng.uniform(0, 360))
-        yield roughen(patch, rng), 0
+        yield cut(view, x, y, rng.uniform(0.9, 1.1)), 0
 
 
-def make_patches(folders: list[Path], out: Path, copies: int, seed: int, match: str) -> None:
+def make_patches(
+    folders: list[Path], out: Path, copies: int, seed: int, match: str, net: str
+) -> None:
     rng = np.random.default_rng(seed)
     cfg = cube_reader.CubeConfig()
     xs, ys = [], []
     files = sorted(f for d in folders for f in d.glob(match))
     for i, f in enumerate(files):
-        for patch, label in samples(f, rng, copies, cfg):
+        for patch, label in samples(f, rng, copies, cfg, net):
             xs.append(patch.astype(np.float16))
             ys.append(label)
         if i % 100 == 0:
@@ -101,12 +135,75 @@ def make_patches(folders: list[Path], out: Path, copies: int, seed: int, match: 
     print(f"wrote {out}: {len(y)} patches, {int((y > 0).sum())} of the cube")
 
 
-def build_net():
-    return train_dice_model.build_net(1 + len(cube_reader.FACES), cube_reader.PATCH)
+READ_CHANNELS = (8, 16, 32, 64)
+
+
+def build_net(net: str):
+    """The quick network is the dice reader's; the fine one has a fourth stage for its larger
+    patch, fewer channels early (where a 64-pixel patch costs most) and batch norms (folded
+    into the convolutions when written)."""
+    if net == "screen":
+        return train_dice_model.build_net(1 + len(cube_reader.FACES), cube_reader.PATCH)
+    from torch import nn
+
+    layers = nn.Sequential()
+    cin = 1
+    for i, cout in enumerate(READ_CHANNELS, start=1):
+        layers.add_module(f"conv{i}", nn.Conv2d(cin, cout, 3, padding=1))
+        layers.add_module(f"bn{i}", nn.BatchNorm2d(cout))
+        layers.add_module(f"r{i}", nn.ReLU())
+        layers.add_module(f"p{i}", nn.MaxPool2d(2))
+        cin = cout
+    side = cube_reader.READ_PATCH >> len(READ_CHANNELS)
+    layers.add_module("flat", nn.Flatten())
+    layers.add_module("fc1", nn.Linear(cin * side * side, 128))
+    layers.add_module("r5", nn.ReLU())
+    layers.add_module("drop", nn.Dropout(0.3))
+    layers.add_module("fc2", nn.Linear(128, 1 + len(cube_reader.FACES)))
+    return layers
+
+
+def folded(net) -> dict[str, np.ndarray]:
+    """The fine network's weights for ``tinynet.forward``: batch norms folded into the
+    convolutions before them."""
+    state = {k: v.detach().numpy().astype(np.float64) for k, v in net.state_dict().items()}
+    out = {}
+    for i in range(1, len(READ_CHANNELS) + 1):
+        g, b = state[f"bn{i}.weight"], state[f"bn{i}.bias"]
+        mean, var = state[f"bn{i}.running_mean"], state[f"bn{i}.running_var"]
+        k = g / np.sqrt(var + 1e-5)
+        out[f"conv{i}.weight"] = state[f"conv{i}.weight"] * k[:, None, None, None]
+        out[f"conv{i}.bias"] = (state[f"conv{i}.bias"] - mean) * k + b
+    for name in ("fc1", "fc2"):
+        out[f"{name}.weight"], out[f"{name}.bias"] = state[f"{name}.weight"], state[f"{name}.bias"]
+    return {k: v.astype(np.float16) for k, v in out.items()}
+
+
+def unfolded(net, path: Path) -> None:
+    """Start the fine network from written (folded) weights: each batch norm the identity
+    (and kept so while training goes on)."""
+    import torch
+
+    w = np.load(path)
+    state = net.state_dict()
+    for k in state:
+        if k in w.files:
+            state[k] = torch.tensor(w[k].astype(np.float32))
+        elif k.endswith("running_var") or k.endswith(".weight"):
+            state[k] = torch.ones_like(state[k])
+        elif k.endswith("running_mean") or k.endswith(".bias"):
+            state[k] = torch.zeros_like(state[k])
+    net.load_state_dict(state)
 
 
 def train(
-    sets: list[Path], epochs: int, seed: int, neg_keep: float = 1.0, init: Path | None = None
+    sets: list[Path],
+    epochs: int,
+    seed: int,
+    neg_keep: float = 1.0,
+    init: Path | None = None,
+    net_name: str = "screen",
+    out: Path | None = None,
 ) -> None:
     import torch
     from torch import nn
@@ -121,16 +218,24 @@ def train(
     held = torch.rand(len(y)) < 0.05
     tx, ty, vx, vy = x[~held], y[~held], x[held], y[held]
     print(f"{len(ty)} patches to train on ({int((ty > 0).sum())} cube), {len(vy)} held out")
-    net = build_net()
-    if init is not None:  # go on from earlier weights: fewer epochs on a busy machine
+    net = build_net(net_name)
+    if init is not None and net_name == "read":  # folded: each batch norm the identity, kept so
+        unfolded(net, init)
+    elif init is not None:  # go on from earlier weights: fewer epochs on a busy machine
         with np.load(init) as z:
             net.load_state_dict({k: torch.tensor(z[k].astype(np.float32)) for k in z.files})
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     steps = epochs * ((len(tx) + 255) // 256)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    if out is None:
+        out = cube_reader.READ_WEIGHTS if net_name == "read" else cube_reader.WEIGHTS
     weight = torch.tensor([1.0] + [2.0] * len(cube_reader.FACES))  # faces are the rarer class
     for epoch in range(epochs):
         net.train()
+        if init is not None and net_name == "read":
+            for m in net.modules():
+                if isinstance(m, nn.BatchNorm2d):
+                    m.eval()
         order = torch.randperm(len(tx))
         total = 0.0
         for i in range(0, len(tx), 256):
@@ -156,9 +261,13 @@ def train(
             f"/{int((~cube).sum())}",
             flush=True,
         )
-    state = {k: v.detach().numpy().astype(np.float16) for k, v in net.state_dict().items()}
-    np.savez_compressed(cube_reader.WEIGHTS, **state)
-    print(f"wrote {cube_reader.WEIGHTS}")
+        # after every epoch: a long run on a busy machine can be cut short
+        if net_name == "read":
+            state = folded(net)
+        else:
+            state = {k: v.detach().numpy().astype(np.float16) for k, v in net.state_dict().items()}
+        np.savez_compressed(out, **state)
+    print(f"wrote {out}")
 
 
 def main() -> int:
@@ -170,17 +279,20 @@ def main() -> int:
     pa.add_argument("--copies", type=int, default=16)
     pa.add_argument("--seed", type=int, default=1)
     pa.add_argument("--match", default="*.json", help="which truth files of the folders")
+    pa.add_argument("--net", choices=["screen", "read"], default="screen")
     tr = sub.add_parser("train")
+    tr.add_argument("--net", choices=["screen", "read"], default="screen")
     tr.add_argument("sets", type=Path, nargs="+")
     tr.add_argument("--epochs", type=int, default=14)
     tr.add_argument("--seed", type=int, default=1)
     tr.add_argument("--neg-keep", type=float, default=1.0, help="share of non-cube patches used")
     tr.add_argument("--init", type=Path, default=None, help="weights (.npz) to start from")
+    tr.add_argument("--out", type=Path, default=None, help="where to write (default: the reader's)")
     args = ap.parse_args()
     if args.step == "patches":
-        make_patches(args.folders, args.out, args.copies, args.seed, args.match)
+        make_patches(args.folders, args.out, args.copies, args.seed, args.match, args.net)
     else:
-        train(args.sets, args.epochs, args.seed, args.neg_keep, args.init)
+        train(args.sets, args.epochs, args.seed, args.neg_keep, args.init, args.net, args.out)
     return 0
 
 

@@ -4,14 +4,18 @@ means the cube stands at 1), with a confidence.
 
 The board is first turned into a top-down view with the inner frame corners, so a cube always
 has about the same size there. Square blobs of that size on the bar and along the two long edges
-are the candidates; a small network (``cube_model.npz``, see ``tinynet``) says for each patch
-whether it is the cube and which face it shows.
+are the candidates. Two small networks (see ``tinynet``) look at them: a quick one
+(``cube_model.npz``, ``PATCH`` pixels, the face about 19 across) ranks every candidate, and a
+finer one (``cube_read_model.npz``, ``READ_PATCH`` pixels, the face about 27 across, as sharp as
+the view holds it) reads the likeliest few: whether each is the cube, then the face of the best
+at four quarter turns. The finer patch is wider, so a candidate half a cube off still holds it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -24,7 +28,9 @@ CubeWhere = Literal["middle", "light", "dark"]
 Edge = Literal["middle", "top", "bottom"]
 FACES = (2, 4, 8, 16, 32, 64)
 WEIGHTS = Path(__file__).with_name("cube_model.npz")
+READ_WEIGHTS = Path(__file__).with_name("cube_read_model.npz")
 PATCH = 32
+READ_PATCH = 64
 
 # The top-down view: board units (the inner frame is the unit square) to pixels.
 VIEW_W = 600  # pixels across the inner frame
@@ -39,10 +45,14 @@ class CubeInputError(ValueError):
 @dataclass(frozen=True)
 class CubeConfig:
     cube: float = 0.045  # the cube's side over the inner frame's width (23 mm on a 50 cm board)
-    window: float = 1.7  # patch side over cube side
-    min_cube: float = 0.9  # least probability (mean over four quarter turns) that the best
-    # patch is the cube: dice and checker rims look much like one at this size
-    shortlist: int = 3  # candidates looked at again at the other three quarter turns
+    window: float = 1.7  # quick patch's side over cube side
+    read_window: float = 2.4  # fine patch's side over cube side: room for a candidate off centre
+    most: int = 40  # candidates ranked by the quick network
+    spacing: float = 0.5  # least distance of two candidates (of the cube's side): a cube
+    # beside a die or a checker keeps its own candidate
+    min_cube: float = 0.5  # least probability (mean over four quarter turns, fine network)
+    # that the best patch is the cube
+    shortlist: int = 4  # candidates the fine network reads once
     bar: tuple[float, float] = (0.42, 0.58)  # across the board: "middle" lies within this
     edge: float = 0.12  # how far inside the frame a cube on a side may stand (board units)
 
@@ -85,23 +95,44 @@ def view_to_board(x, y):  # type: ignore[no-untyped-def]  # floats or arrays ali
     return x / VIEW_W + x0, y / (VIEW_W * ASPECT) + y0
 
 
-def cube_patch(view: np.ndarray, x: float, y: float, side: float, angle: float = 0.0) -> np.ndarray:
-    """A PATCH×PATCH patch of the grey top-down view around (x, y), the body made light."""
-    m = cv2.getRotationMatrix2D((x, y), angle, PATCH / side)
-    m[0, 2] += PATCH / 2 - x
-    m[1, 2] += PATCH / 2 - y
-    patch = cv2.warpAffine(
-        view, m, (PATCH, PATCH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
-    patch = patch.astype(np.float32)
-    core = patch[PATCH // 4 : -PATCH // 4, PATCH // 4 : -PATCH // 4]
-    lo, mid, hi = np.percentile(core, (5, 50, 95))
-    if mid - lo < hi - mid:  # the body (most of the cube's face) is the dark side: light ink
-        patch = 255.0 - patch
-    lo, mid, hi = np.percentile(patch, (5, 50, 95))
-    return ((patch - mid) / max(hi - lo, 8.0)).astype(np.float32)
+def cube_patch(
+    view: np.ndarray, x: float, y: float, side: float, angle: float = 0.0, size: int = PATCH
+) -> np.ndarray:
+    """A size×size patch of the grey top-down view around (x, y), ``side`` view pixels across,
+    turned by ``angle`` degrees, the body made light (see ``normalise``)."""
+    return normalise(raw_patches(view, [(x, y, side, angle)], size))[0]
 
 
+def raw_patches(
+    view: np.ndarray, where: Sequence[tuple[float, float, float, float]], size: int
+) -> np.ndarray:
+    """Grey patches (N × size × size, float) of the view at (x, y, side, angle) each."""
+    out = np.empty((len(where), size, size), np.float32)
+    for i, (x, y, side, angle) in enumerate(where):
+        m = cv2.getRotationMatrix2D((x, y), angle, size / side)
+        m[0, 2] += size / 2 - x
+        m[1, 2] += size / 2 - y
+        out[i] = cv2.warpAffine(
+            view, m, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
+    return out
+
+
+def normalise(patches: np.ndarray) -> np.ndarray:
+    """Patches (N × s × s) levelled as the networks take them: inverted where the body (most
+    of the middle) is the dark side, so the ink is always dark on light; then the median at 0
+    and the 5–95 % spread at 1."""
+    n, s, _ = patches.shape
+    core = patches[:, s // 4 : -(s // 4), s // 4 : -(s // 4)].reshape(n, -1)
+    lo, mid, hi = np.percentile(core, (5, 50, 95), axis=1)
+    dark = (mid - lo < hi - mid)[:, None, None]
+    p = np.where(dark, 255.0 - patches, patches).reshape(n, -1)
+    lo, mid, hi = np.percentile(p, (5, 50, 95), axis=1)
+    out = (p - mid[:, None]) / np.maximum(hi - lo, 8.0)[:, None]
+    return out.reshape(n, s, s).astype(np.float32)
+
+
+@lru_cache(maxsize=4)
 def _reach_mask(size: tuple[int, int], cfg: CubeConfig) -> np.ndarray:
     w, h = size
     xs, ys = view_to_board(np.arange(w, dtype=np.float64), np.arange(h, dtype=np.float64))
@@ -111,9 +142,7 @@ def _reach_mask(size: tuple[int, int], cfg: CubeConfig) -> np.ndarray:
     return on_bar | on_side
 
 
-def candidates(
-    view: np.ndarray, cfg: CubeConfig = CubeConfig(), most: int = 40
-) -> list[tuple[float, float]]:
+def candidates(view: np.ndarray, cfg: CubeConfig = CubeConfig()) -> list[tuple[float, float]]:
     """Centres (view pixels) of the busiest cube-sized squares where a cube may stand: the
     cube's edges and numeral make more contrast than wood, felt or an empty point."""
     side = cfg.cube * VIEW_W
@@ -122,10 +151,67 @@ def candidates(
     gy = cv2.Sobel(view, cv2.CV_32F, 0, 1, ksize=3)
     energy = cv2.boxFilter(cv2.magnitude(gx, gy), -1, (k, k))
     energy[~_reach_mask((view.shape[1], view.shape[0]), cfg)] = 0
-    peaks = (energy >= cv2.dilate(energy, np.ones((k, k), np.uint8))) & (energy > 0)
+    near = max(3, int(side * cfg.spacing)) | 1
+    peaks = (energy >= cv2.dilate(energy, np.ones((near, near), np.uint8))) & (energy > 0)
     ys, xs = np.nonzero(peaks)
-    order = np.argsort(-energy[ys, xs])[:most]
+    order = np.argsort(-energy[ys, xs])[: cfg.most]
     return [(float(xs[i]), float(ys[i])) for i in order]
+
+
+def screen(
+    view: np.ndarray, spots: Sequence[tuple[float, float]], config: CubeConfig
+) -> np.ndarray:
+    """The quick network's probability that each candidate is not the cube."""
+    side = config.cube * VIEW_W * config.window
+    patches = normalise(raw_patches(view, [(x, y, side, 0.0) for x, y in spots], PATCH))
+    return tinynet.softmax(tinynet.forward(tinynet.load(WEIGHTS), patches)[:, :7])[:, 0]
+
+
+def square_turn(view: np.ndarray, x: float, y: float, side: float) -> float:
+    """How far (degrees, −45 … 45) the square around (x, y), ``side`` view pixels across, is
+    turned from the view's axes: the gradients' directions taken four times round, weighed by
+    their strength and nearness. Turned back so, a cube's face stands upright at one of the
+    four quarter turns, whichever way it lies on the board."""
+    r = int(side)
+    piece = cv2.getRectSubPix(view, (2 * r + 1, 2 * r + 1), (float(x), float(y)))
+    piece = piece.astype(np.float32)
+    gx = cv2.Sobel(piece, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(piece, cv2.CV_32F, 0, 1, ksize=3)
+    d = np.arange(-r, r + 1, dtype=np.float32) ** 2
+    near = np.exp(-(d[:, None] + d[None, :]) / (2 * (0.4 * side) ** 2))
+    z = (near * np.hypot(gx, gy) * np.exp(4j * np.arctan2(gy, gx))).sum()
+    return float(np.degrees(np.angle(z) / 4))
+
+
+def read(
+    view: np.ndarray,
+    spots: Sequence[tuple[float, float]],
+    config: CubeConfig,
+    turns: Sequence[int] = (0, 90, 180, 270),
+) -> np.ndarray:
+    """The fine network's probabilities (N × 7: not the cube, then each of ``FACES``) for each
+    spot, turned square with the view (``square_turn``), the mean over ``turns`` (degrees)."""
+    side = config.cube * VIEW_W * config.read_window
+    cube = config.cube * VIEW_W
+    where = [
+        (x, y, side, square_turn(view, x, y, cube) + angle) for x, y in spots for angle in turns
+    ]
+    patches = normalise(raw_patches(view, where, READ_PATCH))
+    probs = tinynet.softmax(tinynet.forward(tinynet.load(READ_WEIGHTS), patches)[:, :7])
+    return probs.reshape(len(spots), len(turns), 7).mean(axis=1)
+
+
+def rank(
+    view: np.ndarray, spots: Sequence[tuple[float, float]], config: CubeConfig
+) -> tuple[int, np.ndarray]:
+    """The likeliest spot (an index into ``spots``) and the fine network's reading of it:
+    the quick network's shortlist read once, the best of it three more times, turned."""
+    shortlist = np.argsort(screen(view, spots, config))[: config.shortlist]
+    first = read(view, [spots[i] for i in shortlist], config, (0,))
+    pick = int(np.argmin(first[:, 0]))
+    best = spots[shortlist[pick]]
+    more = read(view, [best], config, (90, 180, 270))[0]
+    return int(shortlist[pick]), (first[pick] + 3 * more) / 4
 
 
 def _board(board: Any, light_edge: str | None) -> tuple[Sequence[Sequence[float]], str | None]:
@@ -165,23 +251,10 @@ def find_cube(
     spots = candidates(view, config)
     if not spots:
         return None
-    side = config.cube * VIEW_W * config.window
-    weights = tinynet.load(WEIGHTS)
-    patches = np.stack([cube_patch(view, x, y, side) for x, y in spots])
-    first = tinynet.softmax(tinynet.forward(weights, patches)[:, :7])
-    # the likeliest few again at the other three quarter turns: a cube lies any way round
-    # and its face reads surest as the mean over the four
-    shortlist = np.argsort(first[:, 0])[: config.shortlist]
-    turned = np.stack(
-        [cube_patch(view, *spots[i], side, angle) for i in shortlist for angle in (90, 180, 270)]
-    )
-    more = tinynet.softmax(tinynet.forward(weights, turned)[:, :7]).reshape(len(shortlist), 3, 7)
-    prob = (first[shortlist] + more.sum(axis=1)) / 4
-    pick = int(np.argmin(prob[:, 0]))
-    if 1.0 - prob[pick, 0] < config.min_cube:
+    best, prob = rank(view, spots, config)
+    if 1.0 - prob[0] < config.min_cube:
         return None
-    best = int(shortlist[pick])
-    value = FACES[int(np.argmax(prob[pick, 1:]))]
+    value = FACES[int(np.argmax(prob[1:]))]
     vx, vy = spots[best]
     bx, by = view_to_board(vx, vy)
     edge: Edge = (
@@ -195,6 +268,4 @@ def find_cube(
     back = cv2.perspectiveTransform(np.array([[[vx, vy]]], np.float64), np.linalg.inv(to_view))[
         0, 0
     ]
-    return CubeReading(
-        value, where, edge, (float(back[0]), float(back[1])), float(prob[pick, 1:].max())
-    )
+    return CubeReading(value, where, edge, (float(back[0]), float(back[1])), float(prob[1:].max()))
