@@ -49,10 +49,10 @@ def test_cubes_of_the_rendered_fixtures():
         edge_right += seen.edge == edge_of(truth)
     n = len(cases)
     print(f"cubes {n}: found {found}, value right {value_right}, place right {edge_right}")
-    # the fine network reads 85 % of them right in full (face and place); short of the aim
-    assert found >= 0.85 * n
-    assert value_right >= 0.8 * n and value_right >= 0.85 * found
-    assert edge_right >= 0.85 * n
+    # found 98 %, the face right on 95 % of all: a few short of the aim, not many
+    assert found >= 0.95 * n
+    assert value_right >= 0.92 * n and value_right >= 0.94 * found
+    assert edge_right >= 0.95 * n
 
 
 def test_no_cube_is_seen_where_there_is_none():
@@ -60,7 +60,7 @@ def test_no_cube_is_seen_where_there_is_none():
     seen = [find_cube(image, truth["corners"]) for image, truth in cases]
     false = sum(s is not None for s in seen)
     print(f"boards without a cube: {len(cases)}, a cube seen on {false}")
-    assert len(cases) >= 10 and false <= 0.06 * len(cases)
+    assert len(cases) >= 10 and false <= 0.04 * len(cases)
 
 
 def test_a_profile_gives_the_corners_and_lights_side():

@@ -47,9 +47,11 @@ class CubeConfig:
     cube: float = 0.045  # the cube's side over the inner frame's width (23 mm on a 50 cm board)
     window: float = 1.7  # quick patch's side over cube side
     read_window: float = 2.4  # fine patch's side over cube side: room for a candidate off centre
-    most: int = 40  # candidates ranked by the quick network
-    spacing: float = 0.5  # least distance of two candidates (of the cube's side): a cube
-    # beside a die or a checker keeps its own candidate
+    # candidates the quick network ranks in each region of ``_regions``: the bar, then the
+    # surface by the top frame, on or beyond it, the same two along the bottom
+    most: tuple[int, ...] = (15, 8, 8, 8, 8)
+    spacing: float = 0.75  # least distance of two candidates (of the cube's side): a cube
+    # beside a die keeps its own candidate
     min_cube: float = 0.5  # least probability (mean over four quarter turns, fine network)
     # that the best patch is the cube
     shortlist: int = 4  # candidates the fine network reads once
@@ -133,29 +135,44 @@ def normalise(patches: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=4)
-def _reach_mask(size: tuple[int, int], cfg: CubeConfig) -> np.ndarray:
+def _regions(size: tuple[int, int], cfg: CubeConfig) -> np.ndarray:
+    """Where a cube may stand, per view pixel: 0 nowhere, 1 the bar; along the top side 2 on
+    the surface by the frame, 3 on or beyond the frame; along the bottom 4 and 5 so."""
     w, h = size
     xs, ys = view_to_board(np.arange(w, dtype=np.float64), np.arange(h, dtype=np.float64))
     bx, by = np.meshgrid(xs, ys)
     on_bar = (bx >= cfg.bar[0]) & (bx <= cfg.bar[1]) & (by >= 0.0) & (by <= 1.0)
-    on_side = (bx >= -0.05) & (bx <= 1.05) & ((by <= cfg.edge) | (by >= 1.0 - cfg.edge))
-    return on_bar | on_side
+    along = (bx >= -0.05) & (bx <= 1.05)
+    out = np.zeros((h, w), np.uint8)
+    out[along & (by <= cfg.edge)] = 2
+    out[along & (by < 0.0)] = 3
+    out[along & (by >= 1.0 - cfg.edge)] = 4
+    out[along & (by > 1.0)] = 5
+    out[on_bar] = 1
+    return out
 
 
 def candidates(view: np.ndarray, cfg: CubeConfig = CubeConfig()) -> list[tuple[float, float]]:
     """Centres (view pixels) of the busiest cube-sized squares where a cube may stand: the
-    cube's edges and numeral make more contrast than wood, felt or an empty point."""
+    cube's edges and numeral make more contrast than wood, felt or an empty point. The bar and
+    each side (on the surface, and on or beyond the frame) get their own share: checker stacks
+    along an edge must not crowd out a dark cube on a dark bar or one beside the board."""
     side = cfg.cube * VIEW_W
     k = max(3, int(side))
     gx = cv2.Sobel(view, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(view, cv2.CV_32F, 0, 1, ksize=3)
     energy = cv2.boxFilter(cv2.magnitude(gx, gy), -1, (k, k))
-    energy[~_reach_mask((view.shape[1], view.shape[0]), cfg)] = 0
+    regions = _regions((view.shape[1], view.shape[0]), cfg)
+    energy[regions == 0] = 0
     near = max(3, int(side * cfg.spacing)) | 1
     peaks = (energy >= cv2.dilate(energy, np.ones((near, near), np.uint8))) & (energy > 0)
     ys, xs = np.nonzero(peaks)
-    order = np.argsort(-energy[ys, xs])[: cfg.most]
-    return [(float(xs[i]), float(ys[i])) for i in order]
+    order = np.argsort(-energy[ys, xs])
+    out: list[tuple[float, float]] = []
+    for region, share in enumerate(cfg.most, start=1):
+        mine = order[regions[ys[order], xs[order]] == region][:share]
+        out += [(float(xs[i]), float(ys[i])) for i in mine]
+    return out
 
 
 def screen(
