@@ -13,12 +13,16 @@ and ``checker_fine_model.npz``, the fine one, with ``--fine``).
         --render-out /work/cache/counts/tall --tiles /work/cache/counts/tiles.npz --collect-only
     PYTHONPATH=src python scripts/train_point_model.py --tiles /work/cache/counts/tiles.npz \\
         --more-tiles /work/cache/points/tiles.npz --fine --epochs 14
+    PYTHONPATH=src python scripts/train_point_model.py /work/cache/train/boards \\
+        /work/cache/points/boards /work/cache/points/bar /work/cache/counts/tall --drawn 200 \\
+        --tiles /work/cache/counts4/tiles.npz --collect-only   # all again, trays re-measured
     PYTHONPATH=src python scripts/train_point_model.py --render dice 220 \\
         --render-out /work/cache/counts4/dice --tiles /work/cache/counts4/dice_tiles.npz \\
         --collect-only
     PYTHONPATH=src python scripts/train_point_model.py --tiles /work/cache/counts4/tiles.npz \\
         --more-tiles /work/cache/counts4/dice_tiles.npz --favour cnt4-dice 4 \\
         --init src/nardy/vision/checker_model.npz --epochs 18 --samples 30000 --lr 2e-3
+    (then each network again, --init from the last, 12-13 epochs at --lr 1.5e-3 --seed 5)
 
 Two steps, the first cached in ``--tiles``:
 
