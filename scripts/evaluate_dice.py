@@ -35,7 +35,7 @@ from nardy.vision.dice_eval import (
 ROOT = Path(__file__).resolve().parent.parent
 REAL = Path("/work/shared/data/dice-real")
 BOARDS = ROOT / "tests" / "fixtures" / "boards"
-CONFIG = DiceConfig()  # which reader is measured (--reader)
+CONFIG = DiceConfig()  # which reader is measured (--reader), with what settings (--set)
 
 
 def progress(paths: list[Path], what: str) -> Iterable[Path]:

@@ -16,7 +16,7 @@ Trained on
   top face's pips, not the face: the face's side is taken as the pips' box over 0.7 (a one's box
   is a single pip, so an image's faces are sized from its other dice where it has them).
 
-The centre map learns from 96-pixel crops at random scale (faces 5–40 pixels), turn and
+The centre map learns from 96-pixel crops at random scale (faces 7–40 pixels), turn and
 mirror. The patch reader learns from patches cut as its two reads cut them (``patches_of``):
 around every true die, off centre and at any scale the map's proposals come at (the first read)
 and centred with the face half the patch (the second); as "not a die", a die zoomed into too far,
@@ -55,7 +55,7 @@ from nardy.vision.dice_patches import CONTEXT, FIRST_CONTEXT, PATCH, normalise_p
 REAL = Path("/work/shared/data/dice-real")
 ROOT = Path(__file__).resolve().parent.parent
 CROP = 96
-FACES = (5.0, 40.0)  # face sides (pixels) the centre map learns
+FACES = (7.0, 40.0)  # face sides (pixels) the centre map learns
 #: the centre map's convolutions: in, out channels, stride, dilation (its reach: 71 pixels)
 ARCH = [(3, 16, 2, 1), (16, 24, 2, 1), (24, 24, 1, 1), (24, 24, 1, 2), (24, 24, 1, 4)]
 ARCH += [(24, 24, 1, 1)]

@@ -9,8 +9,8 @@ Two readers, chosen by ``DiceConfig.reader``:
 - ``"learned"``: two small networks and no pip segmentation. ``dice_centres`` looks at the whole
   colour image at reduced resolution and proposes where dice lie (a heat map of top-face centres
   with each face's size); ``dice_patches`` reads each proposal twice: a wide patch says whether a
-  die is there and where its top face lies, a patch cut around that face (read at four quarter
-  turns) gives the value and flat or cocked.
+  die is there and where its top face lies, a patch cut around that face, read at four quarter
+  turns, gives the value, flat or cocked, and the face's centre and size.
 
 ``place_dice`` says, for a board whose inner frame corners are known, whether each die lies in
 the left or right half, on the bar, or off the board.
@@ -42,15 +42,14 @@ class DiceConfig:
     pips: PipConfig = field(default_factory=PipConfig)
     min_pips: int = 1  # clusters with fewer pips are not looked at
     max_pips: int = 24  # nor clusters with more (a patterned surface, not a die)
-    long_side: int = 640  # the centre map reads the image at this long side, then at half
-    proposal: float = 0.1  # least heat of a proposed die centre (as the patch reader learnt)
-    max_proposals: int = 100  # the most proposals read by the patch network
+    long_side: int = 640  # the centre map reads the image at this long side, half and quarter
+    proposal: float = 0.25  # least heat of a proposed die centre: few, but the dice among them
+    max_proposals: int = 40  # the most proposals read by the patch network
     maybe_die: float = 0.2  # least probability of a die at the first read, to read it again
     min_die: float = 0.5  # least probability that a patch is a die at all
     same_die: float = 0.6  # two readings closer than this (of the larger top face) are one die
     cocked: float = 0.5  # least probability that a die is cocked to call it so
-    turns: int = 4  # the second read of an unsure die averages this many turns of it
-    sure: float = 0.9  # least probability of a reading's class to skip the turned reads
+    turns: int = 4  # the second read averages this many turns of each die (value, tilt, box)
     least: float = 0.3  # least probability of a learned reading's value (side faces, clutter)
 
 
@@ -131,27 +130,33 @@ def _read_patches(
     centres: Sequence[tuple[float, float]],
     sides: Sequence[float],
     turns: int = 1,
-    first_turn: int = 0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The patch reader on squares of ``sides`` around ``centres``: probabilities, cocked, and
-    each top face's centre (x, y) and side in image pixels. With ``turns`` > 1 each square is
-    read turned by steps of a ``turns``-th of a circle, from ``first_turn`` on, and the
-    probabilities are averaged (a die reads the same any way round); the box is the first
-    turn's."""
+    each top face's centre (x, y) and side in image pixels.
+
+    With ``turns`` > 1 each square is read turned by steps of a ``turns``-th of a circle and
+    all is averaged (a die reads the same any way round): probabilities, tilt, and the top
+    face's box, each turn's turned back."""
     n = len(centres)
     patches = np.stack(
         [
             dice_patches.cut_patch(bgr, c, s, angle=360.0 * k / turns)
-            for k in range(first_turn, turns)
+            for k in range(turns)
             for c, s in zip(centres, sides, strict=True)
         ]
     )
     prob, boxes, tilt = dice_patches.predict(patches)
-    prob = prob.reshape(turns - first_turn, n, -1).mean(axis=0)
-    tilt = tilt.reshape(turns - first_turn, n).mean(axis=0)
+    prob = prob.reshape(turns, n, -1).mean(axis=0)
+    tilt = tilt.reshape(turns, n).mean(axis=0)
+    boxes = boxes.reshape(turns, n, 4).astype(np.float64)
+    offsets = np.zeros((n, 2))
+    for k in range(turns):  # the patch turned by a: back to the image's axes
+        a = np.radians(360.0 * k / turns)
+        back = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+        offsets += boxes[k, :, :2] @ back.T
     side = np.asarray(sides, np.float64)[:, None]
-    xy = np.asarray(centres, np.float64) + boxes[:n, :2] * side
-    face = np.maximum(boxes[:n, 2:4].max(axis=1), 1e-3) * side[:, 0]
+    xy = np.asarray(centres, np.float64) + offsets / turns * side
+    face = np.maximum(boxes[:, :, 2:4].max(axis=2).mean(axis=0), 1e-3) * side[:, 0]
     return prob, tilt, xy, face
 
 
@@ -171,15 +176,7 @@ def _learned_dice(bgr: np.ndarray, config: DiceConfig) -> list[DieReading]:
         return []
     centres = [(float(x), float(y)) for x, y in xy[keep]]
     sides = face[keep] * dice_patches.CONTEXT
-    prob, tilt, xy, face = _read_patches(bgr, centres, sides)
-    unsure = np.nonzero(prob.max(axis=1) < config.sure)[0]
-    if len(unsure) and config.turns > 1:  # read again turned, the mean over every turn
-        more = _read_patches(
-            bgr, [centres[i] for i in unsure], sides[unsure], config.turns, first_turn=1
-        )
-        k = config.turns
-        prob[unsure] = (prob[unsure] + (k - 1) * more[0]) / k
-        tilt[unsure] = (tilt[unsure] + (k - 1) * more[1]) / k
+    prob, tilt, xy, face = _read_patches(bgr, centres, sides, config.turns)
     found: list[DieReading] = []
     for pr, (cx, cy), side, t in zip(prob, xy, face, tilt, strict=True):
         value = int(np.argmax(pr[1:])) + 1

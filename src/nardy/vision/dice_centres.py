@@ -4,12 +4,14 @@ The network (CenterNet's way: "objects as points") looks at the colour image at 
 resolution and gives, on a grid four pixels apart, how likely a die's top face is centred there,
 the sub-cell offset of that centre and the face's size. It learnt this from rendered boards and
 real photographs of dice (``scripts/train_dice_reader.py``), so it finds dice whose pips are too
-small or too blurred to segment and passes over checker rims and point patterns.
+small or too blurred to segment and passes over checker rims and point patterns. It runs in
+OpenCV's DNN module (``dice_centres.onnx``).
 
 A photograph of unknown scale is read at three resolutions (long side ``long_side``, half and a
-quarter of it): the network learnt faces from about 7 to 40 pixels across, so one of them sees
-any die from 7 pixels to a quarter of the image (a webcam's close-up dice are 60 to 200 pixels
-wide at 640).
+quarter of it, none under 64 pixels): the network learnt faces from about 7 to 40 pixels across,
+so one of them sees any die from 7 pixels to a quarter of the image (a webcam's close-up dice
+are 60 to 200 pixels wide at 640; a die filling a quarter of a small picture is best seen at
+its quarter, where its pips are too small to pass for dice).
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ class Proposal:
     score: float
 
 
-def levels(shape: tuple[int, ...], long_side: int, smallest: int = 96) -> list[float]:
+def levels(shape: tuple[int, ...], long_side: int, smallest: int = 64) -> list[float]:
     """Scales at which an image of this shape is read: long side ``long_side``, half, quarter."""
     first = min(1.0, long_side / max(shape[0], shape[1]))
     return [s for s in (first, first / 2, first / 4) if max(shape[0], shape[1]) * s >= smallest]
@@ -67,8 +69,13 @@ def peaks(out: np.ndarray, threshold: float) -> list[Proposal]:
     return found
 
 
-def propose(bgr: np.ndarray, long_side: int = 640, threshold: float = 0.2) -> list[Proposal]:
-    """Likely dice in a BGR image at every level, in full-image pixels, best first."""
+def propose(
+    bgr: np.ndarray, long_side: int = 640, threshold: float = 0.2, apart: float = 0.5
+) -> list[Proposal]:
+    """Likely dice in a BGR image at every level, in full-image pixels, best first; of two of
+    about one size closer than ``apart`` of the larger face (one die seen at two levels) only
+    the better. (A small proposal never hides a large one: a light pip on a dark die looks
+    like a die at a level too fine for that die.)"""
     found: list[Proposal] = []
     for s in levels(bgr.shape, long_side):
         if s < 1.0:
@@ -83,4 +90,14 @@ def propose(bgr: np.ndarray, long_side: int = 640, threshold: float = 0.2) -> li
                 Proposal((p.x + 0.5) * sx - 0.5, (p.y + 0.5) * sy - 0.5, p.side * sx, p.score)
             )
     found.sort(key=lambda p: -p.score)
-    return found
+    if not found:
+        return []
+    xy = np.array([(p.x, p.y) for p in found])
+    side = np.array([p.side for p in found])
+    gone = np.zeros(len(found), bool)
+    for i in range(len(found)):
+        if not gone[i]:
+            rest = side[i + 1 :]
+            near = np.hypot(*(xy[i + 1 :] - xy[i]).T) < apart * np.maximum(rest, side[i])
+            gone[i + 1 :] |= near & (np.maximum(rest, side[i]) < 1.5 * np.minimum(rest, side[i]))
+    return [p for p, g in zip(found, gone, strict=True) if not g]
