@@ -114,7 +114,7 @@ def _sides(read: TilesRead, tiles: slice) -> tuple[tuple[int, int], float]:
 @lru_cache(maxsize=4)  # a few tables' profiles; a new profile (the board found again) evicts
 def board_reader(profile: BoardProfile, config: VisionConfig) -> BoardReader:
     """The reader of ``profile``, the same one while the profile stays the same: its maps
-    (about 5 ms to build at 1280×720) are made on the first frame only."""
+    (16–20 ms to build at 1280×720, `benchmarks/vision.py`) are made on the first frame only."""
     return BoardReader(profile, config)
 
 
