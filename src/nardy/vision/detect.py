@@ -1,8 +1,8 @@
 """Everything vision reports on one still image: the board reading, the dice and the cube.
 
-The dice and the cube are found by ``nardy.vision.dice`` and ``nardy.vision.cube`` when those
-modules are present; this module only places what they find on the board (which half, the bar,
-off the board) and never decides anything from it.
+The dice and the cube are found by ``nardy.vision.dice`` and ``nardy.vision.cube``; this module
+only places what they find on the board (which half, the bar, off the board) and never decides
+anything from it.
 """
 
 from __future__ import annotations
@@ -97,13 +97,11 @@ def where_on_board(profile: BoardProfile, centre: tuple[float, float]) -> str:
 def _dice_and_cube(
     image: np.ndarray, profile: BoardProfile, reading: BoardReading
 ) -> tuple[tuple[dict[str, Any], ...], dict[str, Any] | None]:
-    """The dice and cube readers of ``nardy.vision.dice`` / ``cube``, when present."""
-    try:
-        from nardy.vision import dice as dice_mod
-    except ImportError:
-        return (), None
+    from nardy.vision.cube import find_cube
+    from nardy.vision.dice import find_dice
+
     dice = []
-    for d in dice_mod.find_dice(image):
+    for d in find_dice(image):
         centre = (float(d.center[0]), float(d.center[1]))
         dice.append(
             {
@@ -114,17 +112,10 @@ def _dice_and_cube(
                 "box": [int(v) for v in d.box],
             }
         )
-    cube = None
-    try:
-        from nardy.vision import cube as cube_mod
-    except ImportError:
-        return tuple(dice), None
     light_edge = None
     if profile.orientation is None:  # whose side is whose, told from the checkers
         from nardy.vision.sides import light_row
 
         light_edge = light_row(reading.points, reading.bar, reading.off).row
-    found = cube_mod.find_cube(image, profile, light_edge=light_edge)
-    if found is not None:
-        cube = found.to_json() if hasattr(found, "to_json") else dict(found)
-    return tuple(dice), cube
+    found = find_cube(image, profile, light_edge=light_edge)
+    return tuple(dice), found.to_json() if found is not None else None
