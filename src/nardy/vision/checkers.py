@@ -170,10 +170,10 @@ def settle_trays(read: TilesRead) -> TilesRead:
     network calls them one colour, the tray it is less sure of takes the other. (A tray's
     checkers stand on edge, showing only their rims: the network tells the sets apart there
     less well than on the points.)"""
-    if len(read.counts) != 28 or read.light_p is None:
+    trays = np.flatnonzero(tile_kinds(len(read.counts)) == TRAY)
+    if len(trays) != 2 or read.light_p is None:
         return read
-    trays = [26, 27]
-    if not (read.counts[trays] > 0).all() or read.light[26] != read.light[27]:
+    if not (read.counts[trays] > 0).all() or read.light[trays[0]] != read.light[trays[1]]:
         return read
     doubt = np.abs(read.light_p[trays] - 0.5)
     light = read.light.copy()

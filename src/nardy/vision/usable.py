@@ -224,9 +224,8 @@ class FrameCheck:
         rendered boards), so the band's word stands unless the network is sure the board is
         clear, and the network's alone only when it is sure of a hand or glare. The band is
         only looked at when its word can count."""
-        # the frame's pixels taken first, one after the other (while they are in the cache)
-        view, gray, edges = self.view.cut(frame), self.surface_gray(frame), self.edges(frame)
-        probs = predict(view[None])[0]
+        probs = self.clear(frame)
+        gray, edges = self.surface_gray(frame), self.edges(frame)
         out = [
             self.learned(probs),
             surface_blur(gray, self.config),
