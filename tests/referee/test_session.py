@@ -240,3 +240,24 @@ def test_vision_reads_the_dice_and_cube_on_still_boards_only():
         assert [d.value for d in obs.dice] == [d["value"] for d in full.dice]
     assert 0 < still_frames < 12
     assert len(reads) == still_frames
+
+
+def test_vision_finds_a_board_given_no_corners_once_and_keeps_it():
+    from pathlib import Path
+
+    import numpy as np
+
+    from nardy.referee.session import VisionReader, open_session
+
+    folder = Path(__file__).resolve().parents[1] / "fixtures" / "sessions" / "backgammon_match3"
+    session = open_session(folder)
+    reader = VisionReader()  # neither a profile nor corners: vision finds the board itself
+    frames = dict(session.frames)
+    reader.read(400, frames[400])
+    found = reader.profile
+    assert found is not None and found.source == "auto"
+    corners = np.asarray(found.corners)
+    width = corners[1, 0] - corners[0, 0]
+    assert np.abs(corners - np.asarray(session.setup.corners)).max() < 0.02 * width
+    reader.read(2700, frames[2700])
+    assert reader.profile is found

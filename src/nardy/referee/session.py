@@ -324,9 +324,10 @@ class VisionReader:
         result = self.detect(
             image, profile=self.profile, corners=self.corners, config=self.config, objects=False
         )
-        if self.profile is None and self.corners is not None and result.reading.usable:
-            # the layout measured round the corners on a clear frame is the calibration: it is
-            # not measured again on every frame (nor thrown by a hand over a later one)
+        if self.profile is None and result.reading.usable:
+            # the layout measured round the corners (or the board found with no help) on a
+            # clear frame is the calibration: it is not made again on every frame (nor thrown
+            # by a hand over a later one)
             self.profile = result.profile
         still = self.tracker.update(image, usable=result.reading.usable).still
         still = still and result.reading.usable
