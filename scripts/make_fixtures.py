@@ -4,11 +4,15 @@
     PYTHONPATH=src python scripts/make_fixtures.py [--out tests/fixtures] [--limit N] [--no-clips]
     PYTHONPATH=src python scripts/make_fixtures.py --prefix train --repeat 4 --out DIR --no-clips
     PYTHONPATH=src python scripts/make_fixtures.py --no-clips --only 'markers-*' stacks-022
+    PYTHONPATH=src python scripts/make_fixtures.py --prefix unseen --looks held_out --limit 84 \
+        --out tests/fixtures/unseen --no-clips
 
 Deterministic: every image's seed is derived from its name, so the same script writes the same
 files (byte for byte with the same OpenCV/libjpeg). ``plan()`` is what the tests re-render.
 ``--prefix`` names (and so seeds) a set of its own: the training sets of the readers are made
-this way, so no fixture they are measured on was ever trained on.
+this way, so no fixture they are measured on was ever trained on. ``--looks held_out`` draws
+boards, checkers and dice no reader is trained on (``synth.styles.HELD_OUT_*``): the committed
+``tests/fixtures/unseen`` set, which measures the readers on looks they have never seen.
 """
 
 from __future__ import annotations
@@ -79,8 +83,10 @@ def plan(
     return out
 
 
-def make_image(name: str, seed: int, kw: dict[str, Any]) -> tuple[bytes, dict]:
+def make_image(name: str, seed: int, kw: dict[str, Any], looks: str = "seen") -> tuple[bytes, dict]:
     rng = np.random.default_rng(seed)
+    if looks != "seen":  # the category's board is one of the seen ones
+        kw = {k: v for k, v in kw.items() if k != "board"} | {"looks": looks}
     if kw.get("board") == "dark":
         kw = {**kw, "checkers": str(rng.choice(["white_black", "beige_brown", "wood"]))}
     kw = {"with_hand": False, **kw} if "with_hand" not in kw else kw
@@ -101,6 +107,12 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=1, help="this many times the fixtures' count")
     ap.add_argument("--kinds", help="only these categories, comma-separated (e.g. stacks,bearoff)")
     ap.add_argument(
+        "--looks",
+        choices=["seen", "held_out"],
+        default="seen",
+        help="held_out: boards, checkers and dice no reader is trained on",
+    )
+    ap.add_argument(
         "--only", nargs="+", metavar="GLOB", help="write only the images whose names match"
     )
     args = ap.parse_args()
@@ -120,7 +132,7 @@ def main() -> int:
         if (boards / f"{name}.json").exists() and args.prefix:
             continue  # a training set is made over several runs
         try:
-            data, truth = make_image(name, seed, kw)
+            data, truth = make_image(name, seed, kw, args.looks)
         except SceneError as exc:  # a rare drawn scene the renderer refuses
             print(f"\n{name}: skipped ({type(exc).__name__}: {exc})", file=sys.stderr)
             continue

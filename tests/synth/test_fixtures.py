@@ -1,4 +1,5 @@
-"""The committed fixtures are well formed and are exactly what the script makes."""
+"""The committed fixtures are well formed and are exactly what the script makes: the board
+fixtures, and the unseen set drawn in looks no reader is trained on."""
 
 from __future__ import annotations
 
@@ -8,9 +9,16 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
+
+from nardy.synth import random_scene
+from nardy.synth.styles import HELD_OUT_BOARD_STYLES, HELD_OUT_CHECKER_SETS, HELD_OUT_DICE_STYLES
 
 ROOT = Path(__file__).resolve().parents[2]
 BOARDS = ROOT / "tests" / "fixtures" / "boards"
+UNSEEN = ROOT / "tests" / "fixtures" / "unseen" / "boards"
+#: Each committed set: its folder, and the (prefix, looks) the script made it with.
+SETS = {"boards": (BOARDS, "", "seen"), "unseen": (UNSEEN, "unseen", "held_out")}
 
 
 def _script():
@@ -22,17 +30,19 @@ def _script():
     return mod
 
 
-def _truths():
-    return sorted(BOARDS.glob("*.json"))
+def _truths(folder: Path = BOARDS) -> list[Path]:
+    return sorted(folder.glob("*.json"))
 
 
-def test_every_image_has_its_truth():
-    jsons = _truths()
+@pytest.mark.parametrize("which", SETS)
+def test_every_image_has_its_truth(which: str):
+    folder = SETS[which][0]
+    jsons = _truths(folder)
     assert len(jsons) >= 50
     for j in jsons:
         truth = json.loads(j.read_text())
         assert truth["image"] == j.with_suffix(".jpg").name
-        assert (BOARDS / truth["image"]).exists()
+        assert (folder / truth["image"]).exists()
         assert len(truth["points"]) == 24
         light = sum(n for n in truth["points"] if n > 0) + truth["bar"][0]
         dark = -sum(n for n in truth["points"] if n < 0) + truth["bar"][1]
@@ -46,17 +56,19 @@ def test_every_image_has_its_truth():
             assert bx <= d["center"][0] <= bx + bw and by <= d["center"][1] <= by + bh
 
 
-def test_fixtures_are_reproducible_from_the_script():
+@pytest.mark.parametrize("which", SETS)
+def test_fixtures_are_reproducible_from_the_script(which: str):
     """Re-render a sample. The same OpenCV gives the same bytes; another build of it may round
     differently, so then the decoded pixels must agree closely."""
+    folder, prefix, looks = SETS[which]
     mod = _script()
-    jsons = {p.stem for p in _truths()}
-    sample = [item for item in mod.plan() if item[0] in jsons][::23][:4]
+    jsons = {p.stem for p in _truths(folder)}
+    sample = [item for item in mod.plan(prefix) if item[0] in jsons][::23][:4]
     assert sample
     for name, seed, kw in sample:
-        data, truth = mod.make_image(name, seed, kw)
-        stored = (BOARDS / f"{name}.jpg").read_bytes()
-        assert json.loads(json.dumps(truth)) == json.loads((BOARDS / f"{name}.json").read_text())
+        data, truth = mod.make_image(name, seed, kw, looks)
+        stored = (folder / f"{name}.jpg").read_bytes()
+        assert json.loads(json.dumps(truth)) == json.loads((folder / f"{name}.json").read_text())
         if data == stored:
             continue
         a = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR).astype(float)
@@ -78,3 +90,23 @@ def test_the_set_covers_what_the_readers_meet():
     assert any(max(map(abs, t["points"])) >= 10 for t in truths)
     assert any(t["off"] is None for t in truths) and any(t["off"] for t in truths)
     assert any("markers" in t for t in truths)
+
+
+def test_held_out_looks_are_only_in_the_unseen_set():
+    """No fixture, and no scene drawn as the trainers draw them, has a held-out board,
+    checker set or die; every unseen image has a held-out board and checkers."""
+    held_boards, held_sets = set(HELD_OUT_BOARD_STYLES), set(HELD_OUT_CHECKER_SETS)
+    held_dice = set(HELD_OUT_DICE_STYLES)
+    for j in _truths(BOARDS):
+        scene = json.loads(j.read_text())["style"]["scene"]
+        assert scene["board"] not in held_boards and scene["checkers"] not in held_sets, j.name
+        assert not {d["style"] for d in scene["dice"]} & held_dice, j.name
+    rng = np.random.default_rng(0)
+    for _ in range(100):
+        scene = random_scene(rng, n_dice=2)
+        assert scene.board not in held_boards and scene.checkers not in held_sets
+        assert not {d.style for d in scene.dice} & held_dice
+    unseen = [json.loads(j.read_text())["style"]["scene"] for j in _truths(UNSEEN)]
+    assert {s["board"] for s in unseen} == held_boards
+    assert {s["checkers"] for s in unseen} == held_sets
+    assert {d["style"] for s in unseen for d in s["dice"]} == held_dice

@@ -3,7 +3,8 @@
 The API::
 
     random_scene(rng, *, kind=None, n_dice=None, cocked=0.2, with_cube=None, with_hand=None,
-                 whole_board=False, fit=None, glare=False, motion=False, **scene_fields) -> Scene
+                 whole_board=False, fit=None, glare=False, motion=False, varied_hand=False,
+                 looks="seen", **scene_fields) -> Scene
     render(scene, seed=0, ss=2, frame=0) -> (bgr_image: np.ndarray, truth: dict)
     Scene.to_json() / Scene.from_json(d)          # the scene round-trips through JSON
 
@@ -15,6 +16,8 @@ bottom-right, 1–12 run right to left along the bottom, 13–24 left to right a
 ``hand`` (:class:`Hand`), ``camera`` (:class:`Camera`), ``lighting`` (:class:`Lighting`),
 ``markers`` and ``size`` (1280×720 by default). ``positions.KINDS`` are the kinds of position
 ``random_scene`` draws: backgammon_start, nardy_start, backgammon, nardy, bearoff, stacks.
+``styles.HELD_OUT_*`` are looks no reader is trained on (two boards, two checker sets, two dice
+styles), drawn only with ``looks="held_out"``: they measure the readers on what they never saw.
 
 The truth (also the fixture file format) is the ``nardy detect`` JSON form plus extras::
 

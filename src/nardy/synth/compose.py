@@ -18,8 +18,24 @@ from nardy.synth.render import (
     image_view,
     to_image,
 )
-from nardy.synth.scene import Camera, Cube, Die, Hand, Lighting, Scene
-from nardy.synth.styles import BOARD_STYLES, CHECKER_SETS, DICE_STYLES, SKIN_TONES, SLEEVES, TABLES
+from nardy.synth.scene import Camera, Cube, Die, Hand, Lighting, Scene, SceneError
+from nardy.synth.styles import (
+    BOARD_STYLES,
+    CHECKER_SETS,
+    DICE_STYLES,
+    HELD_OUT_BOARD_STYLES,
+    HELD_OUT_CHECKER_SETS,
+    HELD_OUT_DICE_STYLES,
+    SKIN_TONES,
+    SLEEVES,
+    TABLES,
+)
+
+#: What ``random_scene(looks=...)`` draws from: (board styles, checker sets, dice styles).
+LOOKS: dict[str, tuple[dict, dict, dict]] = {
+    "seen": (BOARD_STYLES, CHECKER_SETS, DICE_STYLES),
+    "held_out": (HELD_OUT_BOARD_STYLES, HELD_OUT_CHECKER_SETS, HELD_OUT_DICE_STYLES),
+}
 
 
 def random_scene(
@@ -35,6 +51,7 @@ def random_scene(
     glare: bool = False,
     motion: bool = False,
     varied_hand: bool = False,
+    looks: str = "seen",
     **fields: Any,
 ) -> Scene:
     """A random scene.
@@ -45,10 +62,15 @@ def random_scene(
     ``fit="fields"`` frames the playing fields only (the trays fall out); ``glare`` puts a
     blinding reflection of the lamp on the board and ``motion`` shakes the camera (both make the
     frame unusable). ``varied_hand`` draws the hand from a wider range (see ``_varied_hand``):
-    the fixtures' hands keep the narrower draw they were made with. Any other keyword sets
+    the fixtures' hands keep the narrower draw they were made with. ``looks="held_out"`` draws
+    the board, checkers and dice from the looks no reader is trained on (``LOOKS``). Any other
+    keyword sets
     that :class:`Scene` field outright (then it is not drawn at random; ``dice``, ``cube`` and
     ``hand`` given so are kept as given).
     """
+    if looks not in LOOKS:
+        raise SceneError(f"looks must be one of {', '.join(LOOKS)}, not {looks!r}")
+    boards, checkers, dice_styles = LOOKS[looks]
     kind = kind or str(rng.choice(positions.KINDS, p=[0.12, 0.1, 0.3, 0.22, 0.13, 0.13]))
     counts, _ = positions.make(kind, rng)
     k = int(rng.integers(4))
@@ -62,8 +84,8 @@ def random_scene(
         else ("left" if home_right else "right")
     )
     base: dict[str, Any] = {
-        "board": str(rng.choice(sorted(BOARD_STYLES))),
-        "checkers": str(rng.choice(sorted(CHECKER_SETS))),
+        "board": str(rng.choice(sorted(boards))),
+        "checkers": str(rng.choice(sorted(checkers))),
         "points": pts,
         "bar": bar,
         "off": off,
@@ -95,7 +117,7 @@ def random_scene(
         dice = fields["dice"]
     else:
         n = int(rng.choice([0, 1, 2], p=[0.15, 0.1, 0.75])) if n_dice is None else n_dice
-        dice = _dice(rng, scene, n, cocked)
+        dice = _dice(rng, scene, n, cocked, sorted(dice_styles))
     if "cube" in fields:
         cube = fields["cube"]
     else:
@@ -209,11 +231,13 @@ def _in_view(scene: Scene, pts: np.ndarray, margin: float = 30) -> bool:
     return bool(((uv > margin) & (uv < [w - margin, h - margin])).all())
 
 
-def _dice(rng: np.random.Generator, scene: Scene, n: int, cocked: float) -> list[Die]:
+def _dice(
+    rng: np.random.Generator, scene: Scene, n: int, cocked: float, styles: list[str]
+) -> list[Die]:
     board = Board.of(scene)
     taken = _checker_xy(scene, board)
     r = board.checker / 2
-    style = str(rng.choice(sorted(DICE_STYLES)))
+    style = str(rng.choice(styles))
     size = die_size(style, board.checker)
     where = str(rng.choice(["left", "right", "bar", "off"], p=[0.3, 0.5, 0.1, 0.1]))
     dice: list[Die] = []

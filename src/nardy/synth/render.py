@@ -14,13 +14,7 @@ from nardy.synth.draw import Canvas, Light
 from nardy.synth.hand import draw_hand
 from nardy.synth.photo import develop
 from nardy.synth.scene import Scene, SceneError
-from nardy.synth.styles import (
-    BOARD_STYLES,
-    CHECKER_SETS,
-    CUBE_STYLES,
-    DICE_STYLES,
-    TABLES,
-)
+from nardy.synth.styles import CUBE_STYLES, TABLES, board_style, checker_set, dice_style
 
 #: Edge of the doubling cube (mm).
 CUBE_MM = 23.0
@@ -31,7 +25,7 @@ LAMP_MM = 1400.0
 
 def die_size(style: str, checker_mm: float) -> float:
     """Edge of a die (mm): dice come with checkers of their size."""
-    return DICE_STYLES[style].size_mm * (0.75 + 0.25 * checker_mm / 36.0)
+    return dice_style(style).size_mm * (0.75 + 0.25 * checker_mm / 36.0)
 
 
 def lamp_position(scene: Scene) -> np.ndarray:
@@ -81,8 +75,10 @@ def render(scene: Scene, seed: int = 0, ss: int = 2, frame: int = 0) -> tuple[np
     ``ss`` is the supersampling factor of the drawing (2 gives clean edges). ``frame`` draws
     fresh sensor noise for each frame of a clip; everything else depends on the seed only.
     """
-    if scene.board not in BOARD_STYLES or scene.checkers not in CHECKER_SETS:
-        raise SceneError(f"unknown board {scene.board!r} or checkers {scene.checkers!r}")
+    try:
+        board_style(scene.board), checker_set(scene.checkers)
+    except KeyError:
+        raise SceneError(f"unknown board {scene.board!r} or checkers {scene.checkers!r}") from None
     rng = np.random.default_rng(seed)
     view0, lens, board = image_view(scene)
     w, h = scene.size
@@ -114,7 +110,7 @@ def render(scene: Scene, seed: int = 0, ss: int = 2, frame: int = 0) -> tuple[np
     if scene.lighting.glare >= GLARE_UNUSABLE:
         painter._glare()  # blinding: over the checkers too, the sensor saturates
     if scene.hand is not None:
-        chk = CHECKER_SETS[scene.checkers]
+        chk = checker_set(scene.checkers)
         draw_hand(canvas, scene.hand, board, rng, scene.lighting.shadow, (chk.light, chk.dark))
     small = cv2.resize(canvas.img, (cw, ch), interpolation=cv2.INTER_AREA)
     img = cv2.remap(small, mapx - x0, mapy - y0, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
@@ -138,7 +134,7 @@ class _Painter:
         self.seed = seed
         # no two boards are dyed, stained or lit alike: vary the style's colours a little
         self.jitter = np.random.default_rng([seed, 5])
-        st = BOARD_STYLES[scene.board]
+        st = board_style(scene.board)
         self.style = dataclasses.replace(
             st,
             field_colours=self._vary(st.field_colours),
@@ -387,7 +383,7 @@ class _Painter:
 
     def objects(self) -> dict:
         s, b, c, rng = self.s, self.b, self.c, self.rng
-        chk = CHECKER_SETS[s.checkers]
+        chk = checker_set(s.checkers)
         light_c, dark_c = self._vary((chk.light, chk.dark), 0.04)
         chk = dataclasses.replace(chk, light=light_c, dark=dark_c)
         size = int(np.clip(b.checker * self.ppm, 48, 192))
@@ -461,7 +457,7 @@ class _Painter:
         return (0.55 * gloss * (1 - dist / r) * blob)[..., None]
 
     def _die(self, die, items) -> np.ndarray:
-        st = DICE_STYLES[die.style]
+        st = dice_style(die.style)
         size = die_size(die.style, self.b.checker)
         rot = _die_rotation(die.turn, die.lean if not die.flat else 0.0, die.lean_toward)
         values = _die_faces(die.value, self.rng)
@@ -547,7 +543,7 @@ def _die_faces(top: int, rng: np.random.Generator) -> list[int]:
 
 def truth(scene: Scene, seed: int, view: View, lens: Lens, board: Board, placed) -> dict:
     """The fixture's JSON form (see ``nardy.synth``'s docstring)."""
-    chk = CHECKER_SETS[scene.checkers]
+    chk = checker_set(scene.checkers)
     usable, why = True, None
     if scene.hand is not None:
         usable, why = False, "hand"

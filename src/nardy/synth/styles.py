@@ -138,6 +138,65 @@ DICE_STYLES: dict[str, DiceStyle] = {
     )
 }
 
+#: Looks no reader is trained on: ``random_scene`` draws them only when asked
+#: (``looks="held_out"``), so that the readers can be measured on boards, checkers and dice they
+#: have never seen. Every trainer draws from the registries above, which stay as they are.
+HELD_OUT_BOARD_STYLES: dict[str, BoardStyle] = {
+    s.name: s
+    for s in (
+        BoardStyle(
+            "walnut",
+            "wood",
+            (_hex("#7b5337"), _hex("#664329")),
+            (_hex("#efe2c4"), _hex("#1f5f5b")),
+            "inlay",
+            (_hex("#3b2516"), _hex("#24160c")),
+            _hex("#c9a46a"),
+            0.55,
+        ),
+        BoardStyle(
+            "blue_felt",
+            "felt",
+            (_hex("#1d3d6b"), _hex("#173360")),
+            (_hex("#e8e0c8"), _hex("#b8862b")),
+            "felt",
+            (_hex("#2a2a2a"), _hex("#141414")),
+            None,
+            0.1,
+        ),
+    )
+}
+HELD_OUT_CHECKER_SETS: dict[str, CheckerSet] = {
+    s.name: s
+    for s in (
+        CheckerSet("ivory_green", "ivory", "green", _hex("#f2e8cc"), _hex("#1e4a2c"), 0.7),
+        CheckerSet("red_black", "red", "black", _hex("#c0282a"), _hex("#161616"), 0.75),
+    )
+}
+HELD_OUT_DICE_STYLES: dict[str, DiceStyle] = {
+    s.name: s
+    for s in (
+        DiceStyle("yellow", _hex("#e8c21e"), _hex("#161616"), 16.0),
+        DiceStyle("grey", _hex("#5a5a5e"), _hex("#f2f0e8"), 15.0),
+    )
+}
+
+
+def board_style(name: str) -> BoardStyle:
+    """A board style by name, held out or not (``KeyError`` when unknown)."""
+    return {**BOARD_STYLES, **HELD_OUT_BOARD_STYLES}[name]
+
+
+def checker_set(name: str) -> CheckerSet:
+    """A checker set by name, held out or not (``KeyError`` when unknown)."""
+    return {**CHECKER_SETS, **HELD_OUT_CHECKER_SETS}[name]
+
+
+def dice_style(name: str) -> DiceStyle:
+    """A dice style by name, held out or not (``KeyError`` when unknown)."""
+    return {**DICE_STYLES, **HELD_OUT_DICE_STYLES}[name]
+
+
 #: The doubling cube: body and numeral colours.
 CUBE_STYLES: dict[str, tuple[BGR, BGR]] = {
     "ivory": (_hex("#efe8d6"), _hex("#141414")),
