@@ -91,7 +91,7 @@ def _stages(reader: BoardReader, frame: np.ndarray) -> dict[str, Callable[[], ob
         "edges, light, glare": lambda: (
             edge_drift(check.edges(frame), config),
             frame_light(frame, config),
-            surface_glare(tiles.strips(), tiles.raw_level(config.glare_level), config),
+            surface_glare(tiles.strip_row(), tiles.raw_level(config.glare_level), config),
         ),
         "frame band (when unsure)": lambda: frame_intruder(
             tiles.get("band", lab=True),

@@ -58,7 +58,8 @@ class BoardReader:
                 self.config,
             ),
         )
-        glare = surface_glare(tiles.strips(), tiles.raw_level(self.config.glare_level), self.config)
+        blown = tiles.raw_level(self.config.glare_level)
+        glare = surface_glare(tiles.strip_row(), blown, self.config)
         verdicts = [light, glare, *judged]
         bad = [v for v in verdicts if not v.usable]
         checker_tiles = tiles.checker_tiles()

@@ -51,13 +51,18 @@ def network_input(tiles: np.ndarray, fine: bool = False) -> np.ndarray:
     one at full size, the fast one averaged over 2 × 2 pixels (sampled fine and averaged, the
     grain of wood and sensor noise cancel; the network then costs a quarter)."""
     n, length, width, _ = tiles.shape
-    x = tiles.astype(np.float32)
-    if not fine:
-        # the tiles side by side as one picture: one area resize averages every 2 × 2 block
-        row = x.transpose(1, 0, 2, 3).reshape(length, n * width, 3)
-        row = cv2.resize(row, (n * width // 2, length // 2), interpolation=cv2.INTER_AREA)
-        x = row.reshape(length // 2, n, width // 2, 3).transpose(1, 0, 2, 3)
-    return (x - 128.0) / 64.0
+    if fine:
+        x = tiles.astype(np.float32)
+    else:
+        # the tiles side by side as one picture (as the sampler lays them out: no copy then):
+        # one area resize averages every 2 × 2 block
+        row = tiles.transpose(1, 0, 2, 3).reshape(length, n * width, 3).astype(np.float32)
+        x = cv2.resize(row, (n * width // 2, length // 2), interpolation=cv2.INTER_AREA)
+    x -= 128.0
+    x /= 64.0
+    if fine:
+        return x
+    return x.reshape(length // 2, n, width // 2, 3).transpose(1, 0, 2, 3)
 
 
 def kind_features(kinds: np.ndarray) -> np.ndarray:

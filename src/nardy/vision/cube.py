@@ -109,36 +109,70 @@ def cube_patch(
 def raw_patches(
     view: np.ndarray, where: Sequence[tuple[float, float, float, float]], size: int
 ) -> np.ndarray:
-    """Grey patches (N × size × size, float) of the view at (x, y, side, angle) each."""
-    out = np.empty((len(where), size, size), np.float32)
+    """Grey patches (N × size × size, 8-bit as the view) of the view at (x, y, side, angle)
+    each."""
+    out = np.empty((len(where), size, size), view.dtype)
     for i, (x, y, side, angle) in enumerate(where):
         m = cv2.getRotationMatrix2D((x, y), angle, size / side)
         m[0, 2] += size / 2 - x
         m[1, 2] += size / 2 - y
-        out[i] = cv2.warpAffine(
-            view, m, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        cv2.warpAffine(
+            view,
+            m,
+            (size, size),
+            dst=out[i],
+            flags=cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,
         )
     return out
 
 
 def normalise(patches: np.ndarray) -> np.ndarray:
-    """Patches (N × s × s) levelled as the networks take them: inverted where the body (most
-    of the middle) is the dark side, so the ink is always dark on light; then the median at 0
-    and the 5–95 % spread at 1."""
+    """8-bit patches (N × s × s) levelled as the networks take them: inverted where the body
+    (most of the middle) is the dark side, so the ink is always dark on light; then the median
+    at 0 and the 5–95 % spread at 1 (``np.percentile``'s numbers, taken from each patch's
+    histogram: 256 levels, no sorting)."""
     n, s, _ = patches.shape
-    core = patches[:, s // 4 : -(s // 4), s // 4 : -(s // 4)].reshape(n, -1)
-    lo, mid, hi = np.percentile(core, (5, 50, 95), axis=1)
-    dark = (mid - lo < hi - mid)[:, None, None]
-    p = np.where(dark, 255.0 - patches, patches).reshape(n, -1)
-    lo, mid, hi = np.percentile(p, (5, 50, 95), axis=1)
+    q = (5.0, 50.0, 95.0)
+    core = patches[:, s // 4 : -(s // 4), s // 4 : -(s // 4)]
+    lo, mid, hi = _row_percentiles(_histograms(core), core[0].size, q)
+    dark = mid - lo < hi - mid
+    counts = _histograms(patches)
+    counts[dark] = counts[dark, ::-1]  # the inverted patch's levels: 255 - v for v
+    lo, mid, hi = _row_percentiles(counts, s * s, q)
+    flat = patches.reshape(n, -1)
+    p = np.where(dark[:, None], 255 - flat, flat).astype(np.float32)
     out = (p - mid[:, None]) / np.maximum(hi - lo, 8.0)[:, None]
     return out.reshape(n, s, s).astype(np.float32)
 
 
+def _histograms(patches: np.ndarray) -> np.ndarray:
+    """Each 8-bit patch's count of every grey level (N × 256)."""
+    n = len(patches)
+    levels = patches.reshape(n, -1) + (256 * np.arange(n))[:, None]
+    return np.bincount(levels.ravel(), minlength=256 * n).reshape(n, 256)
+
+
+def _row_percentiles(counts: np.ndarray, size: int, q: tuple[float, ...]) -> np.ndarray:
+    """``np.percentile`` (its linear method) of each row's values, given as histograms of
+    ``size`` values each: (len(q) × N), float64 as NumPy gives them for float32 values."""
+    ranked = np.cumsum(counts, axis=1)
+    at = (size - 1) * np.true_divide(q, 100)  # where each lies among the values in order
+    below = np.floor(at)
+    above = np.minimum(below + 1, size - 1)
+    # the k-th value in order (from 0) is the number of levels with k or fewer values up to it
+    a = (ranked[None] <= below[:, None, None]).sum(axis=2).astype(np.float64)
+    b = (ranked[None] <= above[:, None, None]).sum(axis=2).astype(np.float64)
+    t = (at - below)[:, None]
+    # NumPy's interpolation: from the nearer of the two neighbours
+    return np.where(t >= 0.5, b - (b - a) * (1 - t), a + (b - a) * t)
+
+
 @lru_cache(maxsize=4)
-def _regions(size: tuple[int, int], cfg: CubeConfig) -> np.ndarray:
+def _regions(size: tuple[int, int], cfg: CubeConfig) -> tuple[np.ndarray, np.ndarray]:
     """Where a cube may stand, per view pixel: 0 nowhere, 1 the bar; along the top side 2 on
-    the surface by the frame, 3 on or beyond the frame; along the bottom 4 and 5 so."""
+    the surface by the frame, 3 on or beyond the frame; along the bottom 4 and 5 so. And the
+    same as a mask (1.0 where a cube may stand, else 0.0)."""
     w, h = size
     xs, ys = view_to_board(np.arange(w, dtype=np.float64), np.arange(h, dtype=np.float64))
     bx, by = np.meshgrid(xs, ys)
@@ -150,7 +184,7 @@ def _regions(size: tuple[int, int], cfg: CubeConfig) -> np.ndarray:
     out[along & (by >= 1.0 - cfg.edge)] = 4
     out[along & (by > 1.0)] = 5
     out[on_bar] = 1
-    return out
+    return out, (out > 0).astype(np.float32)
 
 
 def candidates(view: np.ndarray, cfg: CubeConfig = CubeConfig()) -> list[tuple[float, float]]:
@@ -163,11 +197,14 @@ def candidates(view: np.ndarray, cfg: CubeConfig = CubeConfig()) -> list[tuple[f
     gx = cv2.Sobel(view, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(view, cv2.CV_32F, 0, 1, ksize=3)
     energy = cv2.boxFilter(cv2.magnitude(gx, gy), -1, (k, k))
-    regions = _regions((view.shape[1], view.shape[0]), cfg)
-    energy[regions == 0] = 0
+    regions, inside = _regions((view.shape[1], view.shape[0]), cfg)
+    energy *= inside  # nothing where no cube may stand (the energy is never negative)
     near = max(3, int(side * cfg.spacing)) | 1
     peaks = (energy >= cv2.dilate(energy, np.ones((near, near), np.uint8))) & (energy > 0)
-    ys, xs = np.nonzero(peaks)
+    found = cv2.findNonZero(peaks.view(np.uint8))  # row by row, as np.nonzero orders them
+    if found is None:
+        return []
+    xs, ys = found.reshape(-1, 2).T
     order = np.argsort(-energy[ys, xs])
     out: list[tuple[float, float]] = []
     for region, share in enumerate(cfg.most, start=1):
@@ -195,10 +232,16 @@ def square_turn(view: np.ndarray, x: float, y: float, side: float) -> float:
     piece = piece.astype(np.float32)
     gx = cv2.Sobel(piece, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(piece, cv2.CV_32F, 0, 1, ksize=3)
-    d = np.arange(-r, r + 1, dtype=np.float32) ** 2
-    near = np.exp(-(d[:, None] + d[None, :]) / (2 * (0.4 * side) ** 2))
-    z = (near * np.hypot(gx, gy) * np.exp(4j * np.arctan2(gy, gx))).sum()
+    z = (_nearness(r, side) * np.hypot(gx, gy) * np.exp(4j * np.arctan2(gy, gx))).sum()
     return float(np.degrees(np.angle(z) / 4))
+
+
+@lru_cache(maxsize=4)
+def _nearness(r: int, side: float) -> np.ndarray:
+    """``square_turn``'s weights over a (2 r + 1)² piece: a Gaussian of the distance from the
+    middle, 0.4 ``side`` wide."""
+    d = np.arange(-r, r + 1, dtype=np.float32) ** 2
+    return np.exp(-(d[:, None] + d[None, :]) / (2 * (0.4 * side) ** 2))
 
 
 def read(
@@ -211,8 +254,11 @@ def read(
     spot, turned square with the view (``square_turn``), the mean over ``turns`` (degrees)."""
     side = config.cube * VIEW_W * config.read_window
     cube = config.cube * VIEW_W
+    square = [square_turn(view, x, y, cube) for x, y in spots]
     where = [
-        (x, y, side, square_turn(view, x, y, cube) + angle) for x, y in spots for angle in turns
+        (x, y, side, turn + angle)
+        for (x, y), turn in zip(spots, square, strict=True)
+        for angle in turns
     ]
     patches = normalise(raw_patches(view, where, READ_PATCH))
     probs = tinynet.softmax(tinynet.forward(tinynet.load(READ_WEIGHTS), patches)[:, :7])

@@ -214,19 +214,22 @@ class Tiles:
         tile = pieces[0] if len(pieces) == 1 else np.concatenate(pieces, axis=1)
         return to_lab(tile) if lab else tile
 
-    def strips(self) -> np.ndarray:
-        """All 24 point strips as one array (24 × strip_l × strip_w × 3)."""
-        return self._shelf(24)
+    def strip_row(self) -> np.ndarray:
+        """The 24 point strips side by side as the mosaic holds them (strip_l × 24 strip_w ×
+        3, a view: no copy)."""
+        return self._row(24)
 
     def checker_tiles(self) -> np.ndarray:
         """Every tile the checker reader sees, in order: the 24 points, the bar's halves, the
         trays when in view (n × strip_l × strip_w × 3)."""
-        return self._shelf(26 + sum(t in self.regions for t in TRAY_TILES))
+        count = 26 + sum(t in self.regions for t in TRAY_TILES)
+        w = self.regions["p1"][0][3]
+        block = self._row(count)
+        return block.reshape(len(block), count, w, -1).transpose(1, 0, 2, 3)
 
-    def _shelf(self, count: int) -> np.ndarray:
+    def _row(self, count: int) -> np.ndarray:
         _, x0, h, w = self.regions["p1"][0]
-        block = self.mosaic[:h, x0 : x0 + count * w]
-        return block.reshape(h, count, w, -1).transpose(1, 0, 2, 3)
+        return self.mosaic[:h, x0 : x0 + count * w]
 
 
 def to_lab(bgr: np.ndarray) -> np.ndarray:

@@ -34,23 +34,26 @@ def frame_light(frame: np.ndarray, config: VisionConfig) -> Verdict:
     return Verdict(True, None, min(1.0, (mean - config.dark_mean) / config.dark_mean))
 
 
-def surface_glare(strips_bgr: np.ndarray, blown_level: float, config: VisionConfig) -> Verdict:
+def surface_glare(strip_row: np.ndarray, blown_level: float, config: VisionConfig) -> Verdict:
     """A lamp's reflection that blows out a part of the board: blown-out pixels in a patch
     wider than any checker (a white checker is blown out too, but it is small and round).
+    ``strip_row`` is the 24 point strips side by side (length × 24 strip widths × 3, as
+    ``Tiles.strip_row`` gives them): each quarter's six are that part of the board.
     ``blown_level`` is the camera's blown-out grey level as it lies in the strips."""
-    _, length, width, _ = strips_bgr.shape
+    width = strip_row.shape[1] // 24
+    level = min(blown_level, 254)
     worst = 0.0
     k = int(config.glare_patch * width)
-    # the strips side by side: each quarter's six are that part of the board
-    row = np.ascontiguousarray(strips_bgr[:24].transpose(1, 0, 2, 3)).reshape(length, -1, 3)
-    blown_all = cv2.cvtColor(row, cv2.COLOR_BGR2GRAY) >= min(blown_level, 254)
-    for q in range(4):
-        blown = blown_all[:, 6 * q * width : (6 * q + 6) * width]
-        if not blown.any():  # nothing blown out: no patch either
-            continue
-        blown = np.ascontiguousarray(blown, dtype=np.uint8)
-        patch = cv2.morphologyEx(blown, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
-        worst = max(worst, cv2.countNonZero(patch) / patch.size)  # its mean: it is 0 or 1
+    # a pixel's grey never exceeds its brightest channel: nothing that bright, nothing blown
+    if strip_row.max() >= level:
+        blown_all = cv2.cvtColor(strip_row, cv2.COLOR_BGR2GRAY) >= level
+        for q in range(4):
+            blown = blown_all[:, 6 * q * width : (6 * q + 6) * width]
+            if not blown.any():  # nothing blown out: no patch either
+                continue
+            blown = np.ascontiguousarray(blown, dtype=np.uint8)
+            patch = cv2.morphologyEx(blown, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+            worst = max(worst, cv2.countNonZero(patch) / patch.size)  # its mean: 0 or 1
     if worst > config.glare_share:
         return Verdict(False, f"glare over {worst:.0%} of a quarter of the board", 0.0)
     return Verdict(True, None, 1.0 - worst / config.glare_share)
