@@ -114,6 +114,31 @@ def _stack_position(rng: np.random.Generator, scene) -> dict:
     }
 
 
+def _head_position(rng: np.random.Generator, scene) -> dict:
+    """Heads: a few points of ten to fifteen (most often thirteen to fifteen, three layers
+    from the frame, the layers a count apart differ by one checker on top) among shorter
+    ones, and trays of every count: the fast network's and the fine one's worst tiles. As
+    with ``_stack_position``, more than fifteen a side (a tile does not see the rest)."""
+    pts = [0] * 24
+    chosen = rng.permutation(24)
+    tall = int(rng.integers(2, 7))
+    for p in chosen[:tall]:
+        n = int(rng.choice([10, 11, 12, 13, 13, 14, 14, 14, 15, 15, 15, 15]))
+        pts[int(p)] = n * int(rng.choice([-1, 1]))
+    for p in chosen[tall : tall + int(rng.integers(3, 10))]:
+        pts[int(p)] = int(rng.integers(1, 7)) * int(rng.choice([-1, 1]))
+    off = [int(rng.integers(1, 16)) if rng.random() < 0.5 else 0 for _ in range(2)]
+    bar = [int(rng.integers(1, 4)) if rng.random() < 0.1 else 0 for _ in range(2)]
+    return {
+        "points": tuple(pts),
+        "bar": (bar[0], bar[1]),
+        "off": (off[0], off[1]),
+        "board": "dark" if rng.random() < 0.25 else scene.board,
+        "row": int(rng.choice([4, 5, 5, 5, 6, 6, 7])),
+        "size": (1280, 720) if rng.random() < 0.7 else (960, 540),
+    }
+
+
 def _lying_on_points(rng: np.random.Generator, scene) -> dict:
     """Dice and the cube lying on the points, empty ones and ones with checkers (past the
     stack's end, clear of it, as a throw leaves them), often more dice than a throw has: a
@@ -196,6 +221,7 @@ SCENES = {
     "bar": ("pts-bar", _bar_position),
     "stacks": ("pts-tall", _stack_position),
     "dice": ("cnt4-dice", _lying_on_points),
+    "heads": ("cnt5-head", _head_position),
 }
 
 
@@ -217,7 +243,7 @@ def render_scenes(kind: str, out: Path, count: int) -> None:
         scene = random_scene(rng, with_hand=False)
         try:
             fields = position(rng, scene)
-            if kind == "stacks":
+            if kind in ("stacks", "heads"):
                 scene = _beyond_the_rules(scene, fields)
             else:
                 scene = dataclasses.replace(scene, **fields)

@@ -64,9 +64,9 @@ def test_the_network_reads_every_tile_with_a_probability():
     assert again.counts.tolist() == read.counts[[5, 0]].tolist()
 
 
-def _read(probs: list[dict[int, float]], light: list[bool]) -> TilesRead:
+def _read(probs: list[dict[int, float]], light: list[bool], rest: float = 1e-4) -> TilesRead:
     """A reading of tiles with the count probabilities given (the rest spread thin)."""
-    p = np.full((len(probs), MOST + 1), 1e-4)
+    p = np.full((len(probs), MOST + 1), rest)
     for row, given in zip(p, probs, strict=True):
         for count, prob in given.items():
             row[count] = prob
@@ -102,6 +102,14 @@ def test_a_side_that_cannot_add_up_keeps_what_was_read():
     read = _read([{0: 0.99}, {1: 0.99}], [True, False])
     fitted = fit_sides(read, 40)  # more than the tiles can hold
     assert fitted.counts.tolist() == [0, 1]
+
+
+def test_a_side_that_adds_up_only_through_an_unlikely_reading_keeps_what_was_read():
+    # light: sure 2 and 1 (twelve short of fifteen: its trays are out of view); dark: 14 or 15
+    read = _read([{2: 0.99}, {1: 0.99}, {14: 0.6, 15: 0.4}], [True, True, False], rest=1e-7)
+    fitted = fit_sides(read, 15, most_doubt=12.0)
+    assert fitted.counts.tolist() == [2, 1, 15]  # dark gives little up; light would give a lot
+    assert fit_sides(read, 15).counts[:2].sum() == 15  # with no limit it is forced
 
 
 def test_the_fine_network_reads_again_only_what_the_fast_one_finds_tall_or_unsure():

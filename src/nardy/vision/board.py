@@ -68,7 +68,7 @@ class BoardReader:
         )
         whole = self._trays_in_view and len(read.counts) == 28
         if whole and self.config.checkers_per_side is not None:
-            read = fit_sides(read, self.config.checkers_per_side)
+            read = fit_sides(read, self.config.checkers_per_side, self.config.fit_doubt)
         signed = np.where(read.light, read.counts, -read.counts)
         bar, bar_conf = _sides(read, slice(24, 26))
         off, off_conf = None, 0.0

@@ -90,11 +90,14 @@ def read_with(tiles: np.ndarray, kinds: np.ndarray, weights: Path, fine: bool) -
 
 
 def needs_fine(read: TilesRead, kinds: np.ndarray, config: VisionConfig) -> np.ndarray:
-    """Which tiles the fine network reads again: those the fast one calls tall, and the points
-    it is unsure of (an unsure bar or tray is most often an empty one, which the fast network
-    reads as well as the fine)."""
+    """Which tiles the fine network reads again: those the fast one calls tall, the points it
+    is unsure of, and every tray it sees checkers in (at half size a tray's checker, standing
+    on edge, is under two pixels long: the fast network tells one from two badly). An unsure
+    bar or tray is most often an empty one, which the fast network reads as well as the fine
+    (and a die on the bar misleads the fine one more)."""
     unsure = (read.confidence < config.fine_sure) & (kinds == POINT)
-    return (read.counts >= config.fine_from) | unsure
+    trays = (kinds == TRAY) & (read.counts > 0)
+    return (read.counts >= config.fine_from) | unsure | trays
 
 
 def read_tiles(
@@ -122,11 +125,14 @@ def read_tiles(
     return TilesRead(*merged)
 
 
-def fit_sides(read: TilesRead, per_side: int) -> TilesRead:
+def fit_sides(read: TilesRead, per_side: int, most_doubt: float = float("inf")) -> TilesRead:
     """The most probable counts (the product of the tiles' probabilities) under which each
     set has exactly ``per_side`` checkers over all tiles, every tile counted for the set its
     colour says. For a reading that sees the whole board, the bar and both trays: a side
-    that can reach ``per_side`` no way keeps the network's counts."""
+    that can reach ``per_side`` no way, or only by giving up more than ``most_doubt`` of
+    log-probability (nats) against the network's own counts, keeps them (its missing
+    checkers stand where the tiles do not look: a tray out of view taken for one in view,
+    a checker in a hand)."""
     counts = read.counts.copy()
     conf = read.confidence.copy()
     logp = np.log(np.maximum(read.count_p, 1e-12))
@@ -143,7 +149,8 @@ def fit_sides(read: TilesRead, per_side: int) -> TilesRead:
             ways = np.where(can, best[before] + logp[t][on_tile], -np.inf)
             took[i] = ways.argmax(axis=1)
             best = ways.max(axis=1)
-        if not np.isfinite(best[per_side]):
+        as_read = logp[tiles, read.counts[tiles]].sum()
+        if not np.isfinite(best[per_side]) or as_read - best[per_side] > most_doubt:
             continue
         k = per_side
         for i in range(len(tiles) - 1, -1, -1):
