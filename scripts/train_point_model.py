@@ -206,6 +206,21 @@ def _lying_on_points(rng: np.random.Generator, scene) -> dict:
     return {"dice": tuple(dice), "cube": cube}
 
 
+def _singles_with_dice(rng: np.random.Generator, scene) -> dict:
+    """Many points of one to three checkers, a few taller, and dice and the cube lying among
+    them (``_lying_on_points``): a die beside a lone checker, or on an empty point, is what
+    the short counts are most often misread by."""
+    pts = [0] * 24
+    chosen = rng.permutation(24)
+    short = int(rng.integers(6, 15))
+    for p in chosen[:short]:
+        pts[int(p)] = int(rng.choice([1, 1, 1, 2, 2, 3])) * int(rng.choice([-1, 1]))
+    for p in chosen[short : short + int(rng.integers(0, 4))]:
+        pts[int(p)] = int(rng.integers(4, 9)) * int(rng.choice([-1, 1]))
+    fields = {"points": tuple(pts), "bar": (0, 0), "off": scene.off}
+    return fields | _lying_on_points(rng, _beyond_the_rules(scene, fields))
+
+
 def _beyond_the_rules(scene, fields: dict):
     """``scene`` with ``fields`` set without the check that each side has at most fifteen."""
     import dataclasses
@@ -222,6 +237,7 @@ SCENES = {
     "stacks": ("pts-tall", _stack_position),
     "dice": ("cnt4-dice", _lying_on_points),
     "heads": ("cnt5-head", _head_position),
+    "singles": ("cnt5-single", _singles_with_dice),
 }
 
 
@@ -243,7 +259,7 @@ def render_scenes(kind: str, out: Path, count: int) -> None:
         scene = random_scene(rng, with_hand=False)
         try:
             fields = position(rng, scene)
-            if kind in ("stacks", "heads"):
+            if kind in ("stacks", "heads", "singles"):
                 scene = _beyond_the_rules(scene, fields)
             else:
                 scene = dataclasses.replace(scene, **fields)
