@@ -40,10 +40,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "visio
 from nardy.calibration import BoardProfile
 from nardy.vision.board import BoardReader
 from nardy.vision.checkers import read_tiles, settle_colours
+from nardy.vision.hand_tiles import hand_probs
 from nardy.vision.usable import (
     edge_drift,
     frame_intruder,
     frame_light,
+    hand_over_tiles,
     surface_blur,
     surface_glare,
 )
@@ -99,6 +101,7 @@ def _stages(reader: BoardReader, frame: np.ndarray) -> dict[str, Callable[[], ob
             reader.sampler.band_in_view,
             reader.config,
         ),
+        "hand on the tiles (when unsure)": lambda: hand_over_tiles(hand_probs(cells), config),
         "checker networks (fast, fine)": lambda: read_tiles(cells, config=reader.config),
         "colours settled": lambda: settle_colours(cells, read, reader.config),
     }

@@ -45,11 +45,6 @@ def test_usable_frames_are_called_usable(figures):
     assert figures["usable_right"] / figures["usable_truth"] >= 0.9
 
 
-@pytest.mark.xfail(
-    reason="known shortfall: 1 of 25 hand frames is called usable (hand-013, a hand over the "
-    "bottom middle of the board: the network gives it 0.82 and the frame band sees nothing)",
-    strict=True,  # once vision reads them right, this marker must go
-)
 def test_no_hand_over_the_board_is_called_usable(figures):
     assert figures["hand_frames"] >= 3
     assert figures["hand_called_usable"] == 0

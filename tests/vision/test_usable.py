@@ -11,7 +11,7 @@ import pytest
 
 from nardy.calibration import BoardProfile
 from nardy.vision.config import VisionConfig
-from nardy.vision.usable import FrameCheck, edge_drift, surface_blur
+from nardy.vision.usable import FrameCheck, edge_drift, hand_over_tiles, surface_blur
 
 BOARDS = Path(__file__).resolve().parents[1] / "fixtures" / "boards"
 CFG = VisionConfig()
@@ -92,3 +92,15 @@ def test_the_network_sees_hands_and_glare_and_passes_clear_boards(usable_boards)
     assert sum(flagged["hand"]) / len(flagged["hand"]) >= 0.6
     assert sum(flagged["glare"]) / len(flagged["glare"]) >= 0.8
     assert sum(passed) / len(passed) >= 0.93
+
+
+def test_a_hand_seen_close_lies_over_two_tiles_or_more():
+    probs = np.full(28, 0.01)
+    probs[4] = 1.0  # one tile alone: a die or the cube, as often as a hand
+    probs[26:] = 1.0  # the trays are not looked at
+    assert hand_over_tiles(probs, CFG).usable
+    probs[5] = CFG.hand_tile
+    verdict = hand_over_tiles(probs, CFG)
+    assert not verdict.usable and "point 5, point 6" in (verdict.why or "")
+    probs[4], probs[25] = 0.01, 0.999
+    assert "point 6, the bar" in (hand_over_tiles(probs, CFG).why or "")

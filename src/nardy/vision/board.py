@@ -13,9 +13,16 @@ import numpy as np
 from nardy.calibration import BoardProfile
 from nardy.vision.checkers import TilesRead, fit_sides, read_tiles, settle_colours
 from nardy.vision.config import VisionConfig
+from nardy.vision.hand_tiles import hand_probs
 from nardy.vision.reading import BoardReading
 from nardy.vision.sampler import Sampler
-from nardy.vision.usable import FrameCheck, frame_intruder, frame_light, surface_glare
+from nardy.vision.usable import (
+    FrameCheck,
+    frame_intruder,
+    frame_light,
+    hand_over_tiles,
+    surface_glare,
+)
 
 
 @dataclass
@@ -49,20 +56,21 @@ class BoardReader:
         tiles = self.sampler.sample(frame)
         # too dark to trust, but what can be read is read (the levels are stretched)
         light = frame_light(frame, self.config)
+        checker_tiles = tiles.checker_tiles()
         judged = self.check.judge(
             frame,
-            band=lambda: frame_intruder(
+            lambda: frame_intruder(
                 tiles.get("band", lab=True),
                 self.sampler.band_sides,
                 self.sampler.band_in_view,
                 self.config,
             ),
+            lambda: hand_over_tiles(hand_probs(checker_tiles), self.config),
         )
         blown = tiles.raw_level(self.config.glare_level)
         glare = surface_glare(tiles.strip_row(), blown, self.config)
         verdicts = [light, glare, *judged]
         bad = [v for v in verdicts if not v.usable]
-        checker_tiles = tiles.checker_tiles()
         read = settle_colours(
             checker_tiles, read_tiles(checker_tiles, config=self.config), self.config
         )

@@ -102,6 +102,24 @@ def frame_intruder(
     return Verdict(True, None, float(np.clip(1.0 - worst, 0, 1)))
 
 
+def hand_over_tiles(probs: np.ndarray, config: VisionConfig) -> Verdict:
+    """A hand seen close: ``probs`` are the tile network's (``hand_tiles.hand_probs``) for the
+    reader's tiles in the sampler's order (24 points, the bar's halves, the trays). A hand
+    lies over several points at once; a die or the cube on a point, which the network takes
+    for one now and then, over one. The trays are left out: full ones look too much alike."""
+    near = probs[:26]
+    order = np.argsort(near)[::-1][: config.hand_tiles]
+    sure = float(near[order[-1]])
+    if sure >= config.hand_tile:
+        where = ", ".join(_tile_name(int(i)) for i in sorted(order))
+        return Verdict(False, f"a hand over {where} (seen close)", 0.0)
+    return Verdict(True, None, float(np.clip(1.0 - sure / config.hand_tile, 0, 1)))
+
+
+def _tile_name(i: int) -> str:
+    return f"point {i + 1}" if i < 24 else "the bar"
+
+
 _TURNS = np.radians(np.arange(0.0, 180.0, 22.5))
 _COS, _SIN = np.cos(_TURNS), np.sin(_TURNS)
 
@@ -219,14 +237,15 @@ class FrameCheck:
             return Verdict(False, f"{CLASSES[worst]} over the board (seen whole)", 0.0)
         return Verdict(True, None, float(np.clip((probs[0] - cut) / (1.0 - cut), 0, 1)))
 
-    def judge(self, frame: np.ndarray, band: Callable[[], Verdict] | None = None) -> list[Verdict]:
+    def judge(self, frame: np.ndarray, *closer: Callable[[], Verdict]) -> list[Verdict]:
         """The checks made on the raw frame: the network, motion blur, the board where the
-        profile says. ``band`` makes the frame-band check's verdict (on the reader's tiles):
-        the network and the band each see hands the other misses, and each is wrong at times
-        (the band changes under a die thrown onto the frame; the network has seen only
-        rendered boards), so the band's word stands unless the network is sure the board is
-        clear, and the network's alone only when it is sure of a hand or glare. The band is
-        only looked at when its word can count."""
+        profile says. ``closer`` make the verdicts of checks on the reader's tiles (the frame
+        band, the tiles' hand network): the network and they each see hands the others miss,
+        and each is wrong at times (the band changes under a die thrown onto the frame, the
+        tiles take a brown checker for a finger now and then; the network has seen only
+        rendered boards, at 64×48), so their word stands unless the network is sure the board
+        is clear, and the network's alone only when it is sure of a hand or glare. They are
+        only looked at when their word can count."""
         probs = self.clear(frame)
         gray, edges = self.surface_gray(frame), self.edges(frame)
         out = [
@@ -234,6 +253,6 @@ class FrameCheck:
             surface_blur(gray, self.config),
             edge_drift(edges, self.config),
         ]
-        if band is not None and probs[0] < self.config.band_overruled:
-            out.append(band())
+        if probs[0] < self.config.band_overruled:
+            out.extend(check() for check in closer)
         return out
