@@ -23,6 +23,16 @@ and ``checker_fine_model.npz``, the fine one, with ``--fine``).
         --more-tiles /work/cache/counts4/dice_tiles.npz --favour cnt4-dice 4 \\
         --init src/nardy/vision/checker_model.npz --epochs 18 --samples 30000 --lr 2e-3
     (then each network again, --init from the last, 12-13 epochs at --lr 1.5e-3 --seed 5)
+    PYTHONPATH=src python scripts/train_point_model.py --render heads 450 \
+        --render-out /work/cache/counts5/heads --tiles /work/cache/counts5/tiles5.npz \
+        --collect-only     # and --render singles 160 --render-out .../singles, the same tiles
+    PYTHONPATH=src python scripts/train_point_model.py --tiles /work/cache/counts4/tiles.npz \
+        --more-tiles /work/cache/counts4/dice_tiles.npz /work/cache/counts5/tiles5.npz --fine \
+        --init src/nardy/vision/checker_fine_model.npz \
+        --route-with src/nardy/vision/checker_model.npz --favour cnt5-head 2 \
+        --favour cnt5-single 2 --epochs 10 --lr 1.5e-3 --seed 7
+    (and the fast one from its weights: --favour cnt4-dice 3 --favour cnt5-single 3
+    --favour cnt5-head 1.5 --epochs 8 --samples 30000 --lr 1.5e-3 --seed 8)
 
 Two steps, the first cached in ``--tiles``:
 
