@@ -33,8 +33,10 @@ def conv_relu_pool(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
     contiguous runs), then of each pair of pixels of what is left: each step reads what the
     one before wrote, half as much each time."""
     n, h, wd, c = x.shape
-    padded = np.zeros((n, h + 2, wd + 2, c), np.float32)
+    padded = np.empty((n, h + 2, wd + 2, c), np.float32)
     padded[:, 1:-1, 1:-1] = x
+    # only the border is cleared: the inside was just written
+    padded[:, 0] = padded[:, -1] = padded[:, 1:-1, 0] = padded[:, 1:-1, -1] = 0.0
     sn, sy, sx, sc = padded.strides
     taps = np.ndarray((n, h, wd, 3, 3 * c), np.float32, padded, 0, (sn, sy, sx, sy, sc))
     if c == 1:
@@ -53,6 +55,15 @@ def conv_relu_pool(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
     pooled = np.maximum(rows[:, :, :, 0], rows[:, :, :, 1])
     pooled += b
     return np.maximum(pooled, 0, out=pooled)
+
+
+def convolutions(weights: dict[str, np.ndarray], x: np.ndarray) -> np.ndarray:
+    """``conv1..convK`` of ``weights`` over x (N, H, W, C), ``conv_relu_pool`` each."""
+    i = 1
+    while f"conv{i}.weight" in weights:
+        x = conv_relu_pool(x, weights[f"conv{i}.weight"], weights[f"conv{i}.bias"])
+        i += 1
+    return x
 
 
 def _kernel(w: np.ndarray) -> np.ndarray:
@@ -75,10 +86,7 @@ def forward(
     x = np.asarray(images, np.float32)
     if x.ndim == 3:
         x = x[..., None]
-    i = 1
-    while f"conv{i}.weight" in weights:
-        x = conv_relu_pool(x, weights[f"conv{i}.weight"], weights[f"conv{i}.bias"])
-        i += 1
+    x = convolutions(weights, x)
     # flattened channel first, as PyTorch does
     x = x.transpose(0, 3, 1, 2).reshape(len(x), -1)
     if extra is not None:

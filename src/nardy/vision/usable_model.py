@@ -68,10 +68,7 @@ def prepare(views: np.ndarray) -> np.ndarray:
 def forward(weights: dict[str, np.ndarray], x: np.ndarray) -> np.ndarray:
     """Logits (N × classes): convolutions ``conv1..``, a global average and max of the last,
     one dense layer ``fc`` (the net's layout in ``scripts/train_usable_model.py``)."""
-    i = 1
-    while f"conv{i}.weight" in weights:
-        x = tinynet.conv_relu_pool(x, weights[f"conv{i}.weight"], weights[f"conv{i}.bias"])
-        i += 1
+    x = tinynet.convolutions(weights, x)
     pooled = np.concatenate([x.mean(axis=(1, 2)), x.max(axis=(1, 2))], axis=1)
     return pooled @ weights["fc.weight"].T + weights["fc.bias"]
 
