@@ -4,7 +4,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nardy.vision.stats import longest_run, median_rows, percentiles
+from nardy.vision.stats import longest_run, median_rows, percentiles, row_percentiles
 
 
 @settings(max_examples=200, deadline=None)
@@ -22,6 +22,21 @@ def test_percentiles_from_a_histogram_are_numpys(n, a, b, q1, q2, seed):
     for q in ((1.0, 99.5), (q1, q2), (0.0, 100.0)):
         want = tuple(float(v) for v in np.percentile(values, q))
         assert percentiles(np.bincount(values, minlength=256), q) == want
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 12), st.integers(1, 1200), st.floats(0, 100), st.integers(0, 2**32 - 1))
+def test_percentiles_of_each_row_are_numpys(rows, n, q, seed):
+    """As the cube reader levels its patches: grey levels held as float32, one row a patch."""
+    rng = np.random.default_rng(seed)
+    lo = rng.integers(0, 256, rows)[:, None]
+    values = np.minimum(lo + rng.integers(0, 40, (rows, n)), 255)
+    counts = np.stack([np.bincount(v, minlength=256) for v in values])
+    for qs in ((5.0, 50.0, 95.0), (q,)):
+        want = np.percentile(values.astype(np.float32), qs, axis=1)
+        got = row_percentiles(counts, qs)
+        assert got.dtype == want.dtype
+        assert np.array_equal(got, want)
 
 
 @settings(max_examples=200, deadline=None)

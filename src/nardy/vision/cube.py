@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from nardy.vision import tinynet
+from nardy.vision.stats import row_percentiles
 
 CubeWhere = Literal["middle", "light", "dark"]
 Edge = Literal["middle", "top", "bottom"]
@@ -135,11 +136,11 @@ def normalise(patches: np.ndarray) -> np.ndarray:
     n, s, _ = patches.shape
     q = (5.0, 50.0, 95.0)
     core = patches[:, s // 4 : -(s // 4), s // 4 : -(s // 4)]
-    lo, mid, hi = _row_percentiles(_histograms(core), core[0].size, q)
+    lo, mid, hi = row_percentiles(_histograms(core), q)
     dark = mid - lo < hi - mid
     counts = _histograms(patches)
     counts[dark] = counts[dark, ::-1]  # the inverted patch's levels: 255 - v for v
-    lo, mid, hi = _row_percentiles(counts, s * s, q)
+    lo, mid, hi = row_percentiles(counts, q)
     flat = patches.reshape(n, -1)
     p = np.where(dark[:, None], 255 - flat, flat).astype(np.float32)
     out = (p - mid[:, None]) / np.maximum(hi - lo, 8.0)[:, None]
@@ -151,21 +152,6 @@ def _histograms(patches: np.ndarray) -> np.ndarray:
     n = len(patches)
     levels = patches.reshape(n, -1) + (256 * np.arange(n))[:, None]
     return np.bincount(levels.ravel(), minlength=256 * n).reshape(n, 256)
-
-
-def _row_percentiles(counts: np.ndarray, size: int, q: tuple[float, ...]) -> np.ndarray:
-    """``np.percentile`` (its linear method) of each row's values, given as histograms of
-    ``size`` values each: (len(q) × N), float64 as NumPy gives them for float32 values."""
-    ranked = np.cumsum(counts, axis=1)
-    at = (size - 1) * np.true_divide(q, 100)  # where each lies among the values in order
-    below = np.floor(at)
-    above = np.minimum(below + 1, size - 1)
-    # the k-th value in order (from 0) is the number of levels with k or fewer values up to it
-    a = (ranked[None] <= below[:, None, None]).sum(axis=2).astype(np.float64)
-    b = (ranked[None] <= above[:, None, None]).sum(axis=2).astype(np.float64)
-    t = (at - below)[:, None]
-    # NumPy's interpolation: from the nearer of the two neighbours
-    return np.where(t >= 0.5, b - (b - a) * (1 - t), a + (b - a) * t)
 
 
 @lru_cache(maxsize=4)
@@ -187,25 +173,77 @@ def _regions(size: tuple[int, int], cfg: CubeConfig) -> tuple[np.ndarray, np.nda
     return out, (out > 0).astype(np.float32)
 
 
+Box = tuple[int, int, int, int]  # y0, y1, x0, x1 of a piece of the view
+
+
+@lru_cache(maxsize=4)
+def _pieces(size: tuple[int, int], cfg: CubeConfig, margin: int) -> tuple[tuple[Box, Box], ...]:
+    """The view cut into the few boxes that hold every place a cube may stand (a band along
+    each long side, the bar between), each with the box around it ``margin`` pixels wider
+    that its filters need (clipped to the view): most of the middle of the board is left
+    out."""
+    regions, _ = _regions(size, cfg)
+    w, h = size
+    rows = regions.any(axis=1)
+    first = np.where(rows, regions.argmax(axis=1), -1)
+    last = np.where(rows, w - 1 - regions[:, ::-1].argmax(axis=1), -1)
+    out: list[tuple[Box, Box]] = []
+    y = 0
+    while y < h:
+        end = y + 1
+        while end < h and (first[end], last[end]) == (first[y], last[y]):
+            end += 1
+        if rows[y]:
+            x0, x1 = int(first[y]), int(last[y]) + 1
+            core = (y, end, x0, x1)
+            wide = (
+                max(0, y - margin),
+                min(h, end + margin),
+                max(0, x0 - margin),
+                min(w, x1 + margin),
+            )
+            out.append((core, wide))
+        y = end
+    return tuple(out)
+
+
 def candidates(view: np.ndarray, cfg: CubeConfig = CubeConfig()) -> list[tuple[float, float]]:
     """Centres (view pixels) of the busiest cube-sized squares where a cube may stand: the
     cube's edges and numeral make more contrast than wood, felt or an empty point. The bar and
     each side (on the surface, and on or beyond the frame) get their own share: checker stacks
-    along an edge must not crowd out a dark cube on a dark bar or one beside the board."""
+    along an edge must not crowd out a dark cube on a dark bar or one beside the board.
+
+    Each piece of the view that holds such places is filtered on its own with a margin as
+    wide as the filters reach, so its every number is the whole view's: the gradients are
+    whole numbers, the box sums of their lengths exact in double precision, and the peaks a
+    maximum."""
     side = cfg.cube * VIEW_W
     k = max(3, int(side))
-    gx = cv2.Sobel(view, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(view, cv2.CV_32F, 0, 1, ksize=3)
-    energy = cv2.boxFilter(cv2.magnitude(gx, gy), -1, (k, k))
-    regions, inside = _regions((view.shape[1], view.shape[0]), cfg)
-    energy *= inside  # nothing where no cube may stand (the energy is never negative)
     near = max(3, int(side * cfg.spacing)) | 1
-    peaks = (energy >= cv2.dilate(energy, np.ones((near, near), np.uint8))) & (energy > 0)
-    found = cv2.findNonZero(peaks.view(np.uint8))  # row by row, as np.nonzero orders them
-    if found is None:
+    size = (view.shape[1], view.shape[0])
+    regions, inside = _regions(size, cfg)
+    found: list[np.ndarray] = []
+    for (y0, y1, x0, x1), (u0, u1, v0, v1) in _pieces(size, cfg, 1 + k // 2 + near // 2 + 2):
+        part = view[u0:u1, v0:v1]
+        gx = cv2.Sobel(part, cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(part, cv2.CV_32F, 0, 1, ksize=3)
+        energy = cv2.boxFilter(cv2.magnitude(gx, gy), -1, (k, k))
+        energy *= inside[u0:u1, v0:v1]  # nothing where no cube may stand (never negative)
+        peaks = (energy >= cv2.dilate(energy, np.ones((near, near), np.uint8))) & (energy > 0)
+        core = (slice(y0 - u0, y1 - u0), slice(x0 - v0, x1 - v0))
+        at = cv2.findNonZero(peaks[core].view(np.uint8))
+        if at is not None:
+            at = at.reshape(-1, 2)
+            e = energy[core][at[:, 1], at[:, 0]]
+            found.append(np.column_stack([at[:, 1] + y0, at[:, 0] + x0, e.view(np.int32)]))
+    if not found:
         return []
-    xs, ys = found.reshape(-1, 2).T
-    order = np.argsort(-energy[ys, xs])
+    peaks_at = np.concatenate(found)
+    # row by row, as the whole view's peaks would be found: ties in energy keep that order
+    peaks_at = peaks_at[np.lexsort((peaks_at[:, 1], peaks_at[:, 0]))]
+    ys, xs = peaks_at[:, 0], peaks_at[:, 1]
+    energy_at = np.ascontiguousarray(peaks_at[:, 2]).view(np.float32)
+    order = np.argsort(-energy_at)
     out: list[tuple[float, float]] = []
     for region, share in enumerate(cfg.most, start=1):
         mine = order[regions[ys[order], xs[order]] == region][:share]

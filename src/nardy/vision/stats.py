@@ -25,15 +25,22 @@ def longest_run(flags: np.ndarray) -> int:
 def percentiles(histogram: np.ndarray, q: tuple[float, ...]) -> tuple[float, ...]:
     """``np.percentile(values, q)`` (its linear method) of the integers whose ``histogram``
     (counts of 0, 1, 2, …) is given: the same numbers, without partitioning every value."""
-    counts = np.asarray(histogram).ravel()
-    ranked = np.cumsum(counts)
-    n = int(ranked[-1])
-    at = (n - 1) * np.true_divide(q, 100)  # where each lies among the values in order
+    counts = np.asarray(histogram).reshape(1, -1)
+    return tuple(float(v) for v in row_percentiles(counts, q)[:, 0])
+
+
+def row_percentiles(counts: np.ndarray, q: tuple[float, ...]) -> np.ndarray:
+    """``percentiles`` of each row of ``counts`` (N × levels, each a histogram of integers
+    0, 1, 2, …): ``np.percentile(values, q, axis=1)`` of the N rows of values, len(q) × N,
+    float64 (as NumPy gives them for integer or float32 values)."""
+    ranked = np.cumsum(counts, axis=1)
+    n = ranked[:, -1].astype(np.int64)  # values in each row
+    at = (n - 1) * np.true_divide(q, 100)[:, None]  # where each lies among the values in order
     below = np.floor(at)
     above = np.minimum(below + 1, n - 1)
-    a = np.searchsorted(ranked, np.minimum(below, n - 1), side="right").astype(np.float64)
-    b = np.searchsorted(ranked, above, side="right").astype(np.float64)
+    # the k-th value in order (from 0) is how many levels have k or fewer values up to them
+    a = (ranked[None] <= np.minimum(below, n - 1)[:, :, None]).sum(axis=2).astype(np.float64)
+    b = (ranked[None] <= above[:, :, None]).sum(axis=2).astype(np.float64)
     t = at - below
     # NumPy's interpolation: from the nearer of the two neighbours
-    value = np.where(t >= 0.5, b - (b - a) * (1 - t), a + (b - a) * t)
-    return tuple(float(v) for v in value)
+    return np.where(t >= 0.5, b - (b - a) * (1 - t), a + (b - a) * t)
