@@ -15,6 +15,7 @@ from nardy.vision.checkers import (
     TilesRead,
     fit_sides,
     read_tiles,
+    settle_colours,
     settle_trays,
     tile_kinds,
 )
@@ -96,6 +97,35 @@ def test_two_trays_read_as_one_colour_hold_the_two_sets():
     one_empty = _read([{0: 0.99}] * 27 + [{8: 0.9}], light)
     one_empty = replace(one_empty, light_p=read.light_p)
     assert settle_trays(one_empty).light.tolist() == light
+
+
+def _tiles(first_checkers: list[tuple[int, int, int]]) -> np.ndarray:
+    """Point tiles (BGR) whose first checker is the colour given, on a plain wooden point."""
+    tiles = np.full((len(first_checkers), 64, 24, 3), (90, 140, 190), np.uint8)
+    for tile, bgr in zip(tiles, first_checkers, strict=True):
+        tile[:12] = bgr
+    return tiles
+
+
+def test_the_lighter_of_two_sets_is_light_whatever_the_network_said():
+    red, black = (40, 40, 190), (22, 22, 22)
+    tiles = _tiles([red, black, red, black, red, (30, 30, 30)])
+    # a set the network never saw: it calls every point dark, and is sure of it
+    read = _read([{5: 0.99}] * 6, [False] * 6)
+    settled = settle_colours(tiles, read, VisionConfig())
+    assert settled.light.tolist() == [True, False, True, False, True, False]
+    assert settled.counts.tolist() == read.counts.tolist()
+    # the network's split, wrong on one point, is mended the same way
+    read = _read([{5: 0.99}] * 6, [True, False, True, True, False, False])
+    assert settle_colours(tiles, read, VisionConfig()).light.tolist() == settled.light.tolist()
+
+
+def test_one_set_in_uneven_light_stays_one_set():
+    # white checkers from lamp-lit to shadowed, with no gap between: not two sets
+    whites = [(v, v, v) for v in (235, 222, 210, 198, 186, 175)]
+    read = _read([{3: 0.99}] * 6, [True] * 6)
+    settled = settle_colours(_tiles(whites), read, VisionConfig())
+    assert settled.light.tolist() == [True] * 6
 
 
 def test_a_side_that_cannot_add_up_keeps_what_was_read():

@@ -14,9 +14,10 @@ tiles at full size, but only those the fast one calls tall or is unsure of, so a
 little more than the fast pass.
 
 A tile alone cannot always tell light from dark (a red checker in shadow, a cream one on a cream
-point), but the board holds only two sets: ``settle_colours`` takes the colours of the sets from
-the points the network is sure of, and gives every other point the set its first checker looks
-like.
+point, a set it never saw), but the board holds only two sets: ``settle_colours`` splits the
+points' first checkers into two groups by colour (2-means in L*a*b*, from the network's split)
+and calls the lighter group light, as the rules name the sets. Where the network sees one set
+the groups must stand apart with a gap between them, or it is one set in uneven light.
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ import numpy as np
 
 from nardy.vision import tinynet
 from nardy.vision.config import VisionConfig
-from nardy.vision.stats import median_rows
 
 WEIGHTS = Path(__file__).with_name("checker_model.npz")
 FINE_WEIGHTS = Path(__file__).with_name("checker_fine_model.npz")
@@ -195,21 +195,31 @@ def settle_trays(read: TilesRead) -> TilesRead:
 
 
 def _settle_points(tiles: np.ndarray, read: TilesRead, config: VisionConfig) -> TilesRead:
-    points = slice(0, min(24, len(tiles)))
-    occupied = read.counts[points] > 0
-    light = read.light[points]
-    sure = read.confidence[points] >= config.colour_sure
-    seeds_light, seeds_dark = occupied & light & sure, occupied & ~light & sure
-    if not (seeds_light.any() and seeds_dark.any()):
+    occupied = np.flatnonzero(read.counts[: min(24, len(tiles))] > 0)
+    if len(occupied) < 2:
         return read
-    colour = first_checker_colour(tiles[points])
-    ref_light = median_rows(colour[seeds_light])
-    ref_dark = median_rows(colour[seeds_dark])
-    if np.linalg.norm(ref_light - ref_dark) < config.sets_apart:
-        return read  # the two sets look too alike here to overrule the network
-    nearer_light = np.linalg.norm(colour - ref_light, axis=1) < np.linalg.norm(
-        colour - ref_dark, axis=1
-    )
+    colour = first_checker_colour(tiles[occupied])
+    light = read.light[occupied]
+    one_set = bool(light.all() or not light.any())
+    if one_set:  # start the two groups from the lightest checker and the rest
+        light = np.arange(len(occupied)) == colour[:, 0].argmax()
+    for _ in range(config.colour_rounds):
+        mean_light, mean_dark = colour[light].mean(axis=0), colour[~light].mean(axis=0)
+        nearer_light = np.linalg.norm(colour - mean_light, axis=1) < np.linalg.norm(
+            colour - mean_dark, axis=1
+        )
+        if nearer_light.all() or not nearer_light.any():
+            return read
+        if (nearer_light == light).all():
+            break
+        light = nearer_light
+    apart = float(np.linalg.norm(mean_light - mean_dark))
+    # the two groups' nearest checkers: one set in uneven light spreads without a gap
+    gap = float(np.linalg.norm(colour[light][:, None] - colour[~light][None], axis=2).min())
+    if apart < config.sets_apart or (one_set and gap < config.sets_gap):
+        return read  # the sets look too alike here, or it is one set in uneven light
+    if mean_light[0] < mean_dark[0]:  # L*: light is the lighter set, whatever the network said
+        light = ~light
     settled = read.light.copy()
-    settled[points] = np.where(occupied, nearer_light, light)
+    settled[occupied] = light
     return replace(read, light=settled)

@@ -25,8 +25,11 @@ class VisionConfig:
     # Chosen on 164 held-out renders (training seeds' group 0, never the fixtures): the fits
     # that mended a board gave up at most 6.4, those that broke one 9.9 and 17-38
     fit_doubt: float = 12.0
-    colour_sure: float = 0.9  # a point read this surely gives its set's colour to the others
     sets_apart: float = 15.0  # Lab (8-bit) distance under which the two sets are not told apart
+    # where the network sees one set, two colour groups are two sets only when their nearest
+    # checkers are this far apart in Lab (a set in uneven light spreads without a gap)
+    sets_gap: float = 25.0
+    colour_rounds: int = 10  # rounds of the two-group split (it settles in two or three)
     # usability
     dark_mean: float = 12.0  # mean grey level below which the frame is too dark to read
     glare_level: int = 235  # grey level of the camera's frame taken as blown out
