@@ -101,7 +101,9 @@ def _stages(reader: BoardReader, frame: np.ndarray) -> dict[str, Callable[[], ob
             reader.sampler.band_in_view,
             reader.config,
         ),
-        "hand on the tiles (when unsure)": lambda: hand_over_tiles(hand_probs(cells), config),
+        "hand on the tiles (when unsure)": lambda: hand_over_tiles(
+            hand_probs(cells[:26], config.hand_fine_from), config
+        ),
         "checker networks (fast, fine)": lambda: read_tiles(cells, config=reader.config),
         "colours settled": lambda: settle_colours(cells, read, reader.config),
     }

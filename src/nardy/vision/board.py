@@ -65,7 +65,9 @@ class BoardReader:
                 self.sampler.band_in_view,
                 self.config,
             ),
-            lambda: hand_over_tiles(hand_probs(checker_tiles), self.config),
+            lambda: hand_over_tiles(
+                hand_probs(checker_tiles[:26], self.config.hand_fine_from), self.config
+            ),
         )
         blown = tiles.raw_level(self.config.glare_level)
         glare = surface_glare(tiles.strip_row(), blown, self.config)

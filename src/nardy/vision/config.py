@@ -52,11 +52,14 @@ class VisionConfig:
     # boards than hands they catch)
     # a hand seen close (``hand_tiles``), asked (as the band is) only when the whole-board
     # network is not sure the board is clear: this many tiles (points, the bar) at least this
-    # sure of a hand. Chosen on 736 training renders the network never learnt from: 2 at 0.99
+    # sure of a hand. Chosen on 736 training renders the networks never learnt from: 2 at 0.99
     # catch 58 % of the boards with a hand over a tile and call 1 of 477 clear boards a hand's
     # (1 tile at 0.99: 73 % and 18)
     hand_tile: float = 0.99
     hand_tiles: int = 2
+    # tiles the fast hand network gives this or more are read again by the fine one (2.5 of a
+    # clear board's 26, as many as 7 under a hand; from 0: 0.4 % more boards with a hand caught)
+    hand_fine_from: float = 0.2
     blur_sigma: float = 1.3  # the further smoothing of the halved surface the blur check makes
     blur_ratio: float = 1.54  # gradient energy before it against after, in the worst direction
     # stillness (per frame, on the rectified board at low resolution)
