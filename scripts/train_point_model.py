@@ -112,14 +112,21 @@ def _stack_position(rng: np.random.Generator, scene) -> dict:
     for p in rng.permutation(24)[: int(rng.integers(8, 17))]:
         n = int(rng.integers(5, 16)) if rng.random() < 0.75 else int(rng.integers(1, 5))
         pts[int(p)] = n * int(rng.choice([-1, 1]))
-    off = [int(rng.integers(1, 16)) if rng.random() < 0.6 else 0 for _ in range(2)]
-    bar = [int(rng.integers(1, 4)) if rng.random() < 0.15 else 0 for _ in range(2)]
+    return _crowded(rng, scene, pts, (0.6, 0.15, 0.33), [4, 5, 5, 6, 6, 7, 8])
+
+
+def _crowded(rng: np.random.Generator, scene, pts: list[int], shares, rows) -> dict:
+    """The fields of a scene beyond the rules holding ``pts``: trays full, checkers on the bar
+    and a dark board, each that often (``shares``), and the players' rows drawn from ``rows``."""
+    full, on_bar, dark = shares
+    off = [int(rng.integers(1, 16)) if rng.random() < full else 0 for _ in range(2)]
+    bar = [int(rng.integers(1, 4)) if rng.random() < on_bar else 0 for _ in range(2)]
     return {
         "points": tuple(pts),
         "bar": (bar[0], bar[1]),
         "off": (off[0], off[1]),
-        "board": "dark" if rng.random() < 0.33 else scene.board,
-        "row": int(rng.choice([4, 5, 5, 6, 6, 7, 8])),
+        "board": "dark" if rng.random() < dark else scene.board,
+        "row": int(rng.choice(rows)),
         "size": (1280, 720) if rng.random() < 0.7 else (960, 540),
     }
 
@@ -137,16 +144,7 @@ def _head_position(rng: np.random.Generator, scene) -> dict:
         pts[int(p)] = n * int(rng.choice([-1, 1]))
     for p in chosen[tall : tall + int(rng.integers(3, 10))]:
         pts[int(p)] = int(rng.integers(1, 7)) * int(rng.choice([-1, 1]))
-    off = [int(rng.integers(1, 16)) if rng.random() < 0.5 else 0 for _ in range(2)]
-    bar = [int(rng.integers(1, 4)) if rng.random() < 0.1 else 0 for _ in range(2)]
-    return {
-        "points": tuple(pts),
-        "bar": (bar[0], bar[1]),
-        "off": (off[0], off[1]),
-        "board": "dark" if rng.random() < 0.25 else scene.board,
-        "row": int(rng.choice([4, 5, 5, 5, 6, 6, 7])),
-        "size": (1280, 720) if rng.random() < 0.7 else (960, 540),
-    }
+    return _crowded(rng, scene, pts, (0.5, 0.1, 0.25), [4, 5, 5, 5, 6, 6, 7])
 
 
 def _lying_on_points(rng: np.random.Generator, scene) -> dict:
