@@ -1,12 +1,14 @@
 """Evaluate the dice and cube readers; prints the figures (the README's "Dice reading" table).
 
-    PYTHONPATH=src python scripts/evaluate_dice.py [--real DIR] [--boards DIR] [--errors]
+    PYTHONPATH=src python scripts/evaluate_dice.py [--real DIR] [--boards DIR] [--errors] [--by]
+        [--corners]
 
 - the real photographs (``Train`` and ``Valid`` separately; YOLO labels over the top face's pips):
   dice found and missed, false detections, value accuracy over all labelled dice;
 - the rendered fixtures (``tests/fixtures/boards/*.jpg`` with their ``.json`` truth): the same,
   plus cocked precision and recall, where each die lies (from the truth's frame corners), and the
-  cube's value and place.
+  cube's value and place. With ``--corners`` the reader is told each board's inner frame corners
+  (from the truth, as ``nardy detect`` tells it the profile's), so it knows the dice's size.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 REAL = Path("/work/shared/data/dice-real")
 BOARDS = ROOT / "tests" / "fixtures" / "boards"
 CONFIG = DiceConfig()  # which reader is measured (--reader), with what settings (--set)
+CORNERS = False  # whether the rendered boards' corners are given to the reader (--corners)
 
 
 def progress(paths: list[Path], what: str) -> Iterable[Path]:
@@ -77,8 +80,8 @@ def rendered(
             continue
         truth = load_fixture(path)
         image = cv2.imread(str(path))
-        readings = find_dice(image, CONFIG)
         corners = truth.get("corners")
+        readings = find_dice(image, CONFIG, corners if CORNERS else None)
         wheres = place_dice(readings, corners) if corners else None
         dice = fixture_truth(truth)
         score_image(score, path.name, readings, dice, wheres=wheres)
@@ -136,6 +139,9 @@ def main() -> int:
     ap.add_argument("--errors", action="store_true", help="list every wrong or missed die")
     ap.add_argument("--by", action="store_true", help="rendered figures by kind, style, place")
     ap.add_argument("--reader", choices=["pips", "learned"], default="pips")
+    ap.add_argument(
+        "--corners", action="store_true", help="tell the reader each rendered board's corners"
+    )
     ap.add_argument("--skip-real", action="store_true", help="only the rendered fixtures")
     ap.add_argument(
         "--set",
@@ -145,8 +151,9 @@ def main() -> int:
         help="DiceConfig fields to change (numbers), e.g. --set proposal=0.3",
     )
     args = ap.parse_args()
-    global CONFIG
+    global CONFIG, CORNERS
     CONFIG = replace(DiceConfig(reader=args.reader), **dict(map(setting, args.set)))
+    CORNERS = args.corners
     for split in () if args.skip_real else ("Train", "Valid"):
         folder = args.real / split
         if folder.is_dir():

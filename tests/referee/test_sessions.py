@@ -53,7 +53,6 @@ def test_the_replayed_record_holds_together_as_the_shared_record(name):
 #: (``benchmarks/replay.py`` prints the same for every session). Strict: when vision gets one
 #: right, its test fails as XPASS, and its line here goes.
 VISION_SHORT = {
-    "backgammon_money": "the camera sees dice the cup did not throw: cup and camera disagree",
     "camera_dice_no_cup": "the camera misreads the throws it is the source of (opening 2-3)",
 }
 CAMERA = [n for n in NAMES if (SESSIONS / n / "frames").is_dir()]

@@ -15,6 +15,7 @@ from nardy.vision.dice import (
     DiceInputError,
     DieReading,
     board_homography,
+    face_sides,
     find_dice,
     place_dice,
     where_on_board,
@@ -82,6 +83,26 @@ def test_a_reading_says_where_the_top_face_is():
     x, y, w, h = die.box
     assert x <= die.center[0] <= x + w and y <= die.center[1] <= y + h
     assert 0.0 < die.confidence <= 1.0 and die.flat
+
+
+def test_a_board_tells_the_size_of_its_dice():
+    square = [(100, 50), (500, 50), (500, 350), (100, 350)]  # seen from straight above
+    (side,) = face_sides(square, np.array([[300.0, 200.0]]), 0.05)
+    assert side == pytest.approx(0.05 * np.sqrt(400 * 300))
+    # seen from the bottom edge: the far (top) half is foreshortened, its dice smaller
+    tilted = [(150, 50), (450, 50), (500, 350), (100, 350)]
+    far, near = face_sides(tilted, np.array([[300.0, 80.0], [300.0, 320.0]]), 0.05)
+    assert far < 0.9 * near
+
+
+def test_a_die_found_knowing_the_board():
+    whole = [(0, 0), (319, 0), (319, 239), (0, 239)]
+    # this board's dice are 60 px
+    fits = DiceConfig(reader="learned", face_of_board=60 / np.sqrt(319 * 239))
+    for value in range(1, 7):
+        dice = find_dice(drawn_die(value), fits, corners=whole)
+        assert len(dice) == 1
+        assert abs(dice[0].center[0] - 160) < 6 and abs(dice[0].center[1] - 120) < 6
 
 
 def test_nothing_on_a_plain_table():

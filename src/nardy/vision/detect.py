@@ -98,10 +98,12 @@ def _dice_and_cube(
     image: np.ndarray, profile: BoardProfile, reading: BoardReading
 ) -> tuple[tuple[dict[str, Any], ...], dict[str, Any] | None]:
     from nardy.vision.cube import find_cube
-    from nardy.vision.dice import find_dice
+    from nardy.vision.dice import DiceConfig, find_dice
 
     dice = []
-    for d in find_dice(image):
+    # on a board the learned reader, told the dice's size by the board, reads far better than
+    # the pip reader (the default for photographs until it reads plainly drawn dice as well)
+    for d in find_dice(image, DiceConfig(reader="learned"), profile.corners):
         centre = (float(d.center[0]), float(d.center[1]))
         dice.append(
             {

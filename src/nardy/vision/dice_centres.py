@@ -69,6 +69,20 @@ def peaks(out: np.ndarray, threshold: float) -> list[Proposal]:
     return found
 
 
+def at_scale(bgr: np.ndarray, scale: float, threshold: float) -> list[Proposal]:
+    """Likely dice in a BGR image read at ``scale`` (≤ 1), in full-image pixels."""
+    small = bgr
+    if scale < 1.0:
+        h, w = bgr.shape[:2]
+        size = (max(round(w * scale), 1), max(round(h * scale), 1))
+        small = cv2.resize(bgr, size, interpolation=cv2.INTER_AREA)
+    sx, sy = bgr.shape[1] / small.shape[1], bgr.shape[0] / small.shape[0]
+    return [
+        Proposal((p.x + 0.5) * sx - 0.5, (p.y + 0.5) * sy - 0.5, p.side * sx, p.score)
+        for p in peaks(read_map(small), threshold)
+    ]
+
+
 def propose(
     bgr: np.ndarray, long_side: int = 640, threshold: float = 0.2, apart: float = 0.5
 ) -> list[Proposal]:
@@ -76,19 +90,7 @@ def propose(
     about one size closer than ``apart`` of the larger face (one die seen at two levels) only
     the better. (A small proposal never hides a large one: a light pip on a dark die looks
     like a die at a level too fine for that die.)"""
-    found: list[Proposal] = []
-    for s in levels(bgr.shape, long_side):
-        if s < 1.0:
-            h, w = bgr.shape[:2]
-            size = (max(round(w * s), 1), max(round(h * s), 1))
-            small = cv2.resize(bgr, size, interpolation=cv2.INTER_AREA)
-        else:
-            small = bgr
-        sx, sy = bgr.shape[1] / small.shape[1], bgr.shape[0] / small.shape[0]
-        for p in peaks(read_map(small), threshold):
-            found.append(
-                Proposal((p.x + 0.5) * sx - 0.5, (p.y + 0.5) * sy - 0.5, p.side * sx, p.score)
-            )
+    found = [p for s in levels(bgr.shape, long_side) for p in at_scale(bgr, s, threshold)]
     found.sort(key=lambda p: -p.score)
     if not found:
         return []
