@@ -30,6 +30,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
+import train_dice_model  # noqa: E402  (beside this script: the network both trainers build)
+
 from nardy.vision import cube as cube_reader  # noqa: E402
 
 
@@ -136,30 +138,12 @@ def make_patches(
 READ_CHANNELS = (8, 16, 32, 64)
 
 
-def screen_net():
-    """The quick network, as ``tinynet.forward`` runs it: three 3×3 conv/ReLU/pool stages, two
-    dense layers."""
-    from torch import nn
-
-    net = nn.Sequential()
-    for i, (cin, cout) in enumerate([(1, 16), (16, 32), (32, 64)], start=1):
-        net.add_module(f"conv{i}", nn.Conv2d(cin, cout, 3, padding=1))
-        net.add_module(f"r{i}", nn.ReLU())
-        net.add_module(f"p{i}", nn.MaxPool2d(2))
-    net.add_module("flat", nn.Flatten())
-    net.add_module("fc1", nn.Linear(64 * (cube_reader.PATCH // 8) ** 2, 128))
-    net.add_module("r4", nn.ReLU())
-    net.add_module("drop", nn.Dropout(0.3))
-    net.add_module("fc2", nn.Linear(128, 1 + len(cube_reader.FACES)))
-    return net
-
-
 def build_net(net: str):
-    """The quick network (``screen_net``); the fine one has a fourth stage for its larger
+    """The quick network is the dice reader's; the fine one has a fourth stage for its larger
     patch, fewer channels early (where a 64-pixel patch costs most) and batch norms (folded
     into the convolutions when written)."""
     if net == "screen":
-        return screen_net()
+        return train_dice_model.build_net(1 + len(cube_reader.FACES), cube_reader.PATCH)
     from torch import nn
 
     layers = nn.Sequential()
