@@ -261,3 +261,20 @@ def test_vision_finds_a_board_given_no_corners_once_and_keeps_it():
     assert np.abs(corners - np.asarray(session.setup.corners)).max() < 0.02 * width
     reader.read(2700, frames[2700])
     assert reader.profile is found
+
+
+def test_the_camera_seeing_one_die_is_no_throw_of_one():
+    """A die hidden or missed leaves one on the board: the rules have no throw of one die, so
+    the throw is void and thrown again (it once reached the rules engine and raised)."""
+    from nardy.referee.events import WHY_INVALID, Observation, SeenDie
+    from nardy.referee.session import CameraDice
+
+    dice = CameraDice()
+    board = (0,) * 24
+    thrown = dice.feed(0, Observation(board, dice=(SeenDie(4),)), still=True)
+    assert thrown is not None and not thrown.valid and thrown.why == "count"
+    assert "two dice" in WHY_INVALID["count"]
+    assert dice.feed(100, Observation(board, dice=(SeenDie(4), SeenDie(2))), still=True) is None
+    assert dice.feed(200, Observation(board), still=True) is None  # picked up
+    again = dice.feed(300, Observation(board, dice=(SeenDie(4), SeenDie(2))), still=True)
+    assert again is not None and again.valid and again.values == (4, 2)

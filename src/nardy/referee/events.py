@@ -55,6 +55,7 @@ WHY_INVALID = {
     "sensor": "the cup could not read the dice",
     "disarmed": "the cup was not armed",
     "unread": "a die could not be read",
+    "count": "not two dice were seen",
 }
 
 

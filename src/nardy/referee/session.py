@@ -148,8 +148,9 @@ class CameraDice:
     """Turns the dice the camera sees into throws, for tables with no cup.
 
     A throw is dice appearing on a still board after a still board showed none (the last
-    player picked theirs up). It is void when a die is cocked, off the board or on the bar, or the
-    dice lie in different halves.
+    player picked theirs up). It is void when a die is cocked, off the board or on the bar, the
+    dice lie in different halves, or the camera sees other than two (one hidden, or misread:
+    the rules have no throw of one die, so it is thrown again).
     """
 
     def __init__(self) -> None:
@@ -166,7 +167,9 @@ class CameraDice:
         self.cleared = False
         dice = obs.dice
         why = None
-        if any(d.where == "off" for d in dice):
+        if len(dice) != 2:
+            why = "count"
+        elif any(d.where == "off" for d in dice):
             why = "off"
         elif any(not d.flat for d in dice):
             why = "cocked"
