@@ -45,6 +45,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
+from train_point_model import augment, build_model  # noqa: E402
+
 from nardy.calibration import BoardProfile, ProfileError  # noqa: E402
 from nardy.calibration.geometry import GeometryError  # noqa: E402
 from nardy.calibration.measure import measure_geometry  # noqa: E402
@@ -139,54 +141,6 @@ def near_hand(cover: np.ndarray) -> np.ndarray:
     return near
 
 
-def build(tile: tuple[int, int]):
-    import torch
-    from torch import nn
-
-    class Net(nn.Module):
-        """``tinynet``'s patch classifier: three conv + ReLU + max-pool, two dense layers."""
-
-        def __init__(self) -> None:
-            super().__init__()
-            a, b, c = CHANNELS
-            self.conv1 = nn.Conv2d(3, a, 3, padding=1)
-            self.conv2 = nn.Conv2d(a, b, 3, padding=1)
-            self.conv3 = nn.Conv2d(b, c, 3, padding=1)
-            self.fc1 = nn.Linear(c * (tile[0] // 8) * (tile[1] // 8) + 3, HIDDEN)
-            self.fc2 = nn.Linear(HIDDEN, 1)
-
-        def forward(self, x, extra):
-            for conv in (self.conv1, self.conv2, self.conv3):
-                x = torch.max_pool2d(torch.relu(conv(x)), 2)
-            x = torch.cat([x.flatten(1), extra], 1)
-            return self.fc2(torch.relu(self.fc1(x)))
-
-    return Net()
-
-
-def augment(x, gen):
-    """A batch (n, 3, l, w) as other cameras and lights would show it."""
-    import torch
-    import torch.nn.functional as F
-
-    n = len(x)
-
-    def r(lo, hi, *shape):
-        return lo + (hi - lo) * torch.rand(n, *shape, generator=gen)
-
-    x = x * r(0.75, 1.25, 1, 1, 1) + r(-0.35, 0.35, 1, 1, 1)  # contrast, brightness
-    x = x * r(0.85, 1.15, 3, 1, 1) + r(-0.15, 0.15, 3, 1, 1)  # colour cast
-    blur = torch.rand(n, generator=gen) < 0.3
-    if blur.any():
-        k = torch.tensor([0.25, 0.5, 0.25])
-        k2 = (k[:, None] * k[None, :]).expand(3, 1, 3, 3)
-        x[blur] = F.conv2d(F.pad(x[blur], (1, 1, 1, 1), mode="replicate"), k2, groups=3)
-    x = x + torch.randn(x.shape, generator=gen) * r(0.0, 0.1, 1, 1, 1)
-    flip = torch.rand(n, generator=gen) < 0.5
-    x[flip] = x[flip].flip(3)
-    return x
-
-
 def train(data: dict[str, np.ndarray], args: argparse.Namespace) -> None:
     import torch
     import torch.nn.functional as F
@@ -212,7 +166,7 @@ def train(data: dict[str, np.ndarray], args: argparse.Namespace) -> None:
 
     k_all = torch.from_numpy(kind_features(kinds))
     y_all = torch.from_numpy(hand.astype(np.float32))
-    net = build(tuple(batch(tr[:1]).shape[2:]))
+    net = build_model(CHANNELS, HIDDEN, tuple(batch(tr[:1]).shape[2:]), outputs=1)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * (args.samples // 256)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps)
@@ -224,7 +178,10 @@ def train(data: dict[str, np.ndarray], args: argparse.Namespace) -> None:
         total = 0.0
         for _ in range(args.samples // 256):
             idx = rng.choice(tr, 256, p=p)
-            logit = net(augment(batch(idx), gen), k_all[idx])[:, 0]
+            logit = net(
+                augment(batch(idx), gen, contrast=0.25, brightness=0.35, blur_share=0.3, noise=0.1),
+                k_all[idx],
+            )[:, 0]
             loss = F.binary_cross_entropy_with_logits(logit, y_all[idx])
             opt.zero_grad()
             loss.backward()

@@ -394,7 +394,9 @@ def collected(path: Path) -> set[str]:
     return set(np.load(path)["name"].tolist()) if path.exists() else set()
 
 
-def build_model(channels: tuple[int, int, int], hidden: int, tile: tuple[int, int]):
+def build_model(
+    channels: tuple[int, int, int], hidden: int, tile: tuple[int, int], outputs: int = MOST + 3
+):
     import torch
     from torch import nn
 
@@ -409,7 +411,7 @@ def build_model(channels: tuple[int, int, int], hidden: int, tile: tuple[int, in
             self.conv3 = nn.Conv2d(b, c, 3, padding=1)
             flat = c * (tile[0] // 8) * (tile[1] // 8)
             self.fc1 = nn.Linear(flat + 3, hidden)
-            self.fc2 = nn.Linear(hidden, MOST + 3)
+            self.fc2 = nn.Linear(hidden, outputs)
 
         def forward(self, x, extra):
             for conv in (self.conv1, self.conv2, self.conv3):
@@ -420,8 +422,12 @@ def build_model(channels: tuple[int, int, int], hidden: int, tile: tuple[int, in
     return Net()
 
 
-def augment(x, gen):
-    """A batch (n, 3, l, w) as other cameras and lights would show it."""
+def augment(
+    x, gen, contrast: float = 0.3, brightness: float = 0.4, blur_share: float = 0.4, noise=0.12
+):
+    """A batch (n, 3, l, w) as other cameras and lights would show it: contrast within
+    1 ± ``contrast``, brightness within ± ``brightness``, ``blur_share`` of them blurred, sensor
+    noise up to ``noise``."""
     import torch
     import torch.nn.functional as F
 
@@ -430,14 +436,14 @@ def augment(x, gen):
     def r(lo, hi, *shape):
         return lo + (hi - lo) * torch.rand(n, *shape, generator=gen)
 
-    x = x * r(0.7, 1.3, 1, 1, 1) + r(-0.4, 0.4, 1, 1, 1)  # contrast, brightness
+    x = x * r(1 - contrast, 1 + contrast, 1, 1, 1) + r(-brightness, brightness, 1, 1, 1)
     x = x * r(0.85, 1.15, 3, 1, 1) + r(-0.15, 0.15, 3, 1, 1)  # colour cast
-    blur = torch.rand(n, generator=gen) < 0.4
+    blur = torch.rand(n, generator=gen) < blur_share
     if blur.any():
         k = torch.tensor([0.25, 0.5, 0.25])
         k2 = (k[:, None] * k[None, :]).expand(3, 1, 3, 3)
         x[blur] = F.conv2d(F.pad(x[blur], (1, 1, 1, 1), mode="replicate"), k2, groups=3)
-    x = x + torch.randn(x.shape, generator=gen) * r(0.0, 0.12, 1, 1, 1)
+    x = x + torch.randn(x.shape, generator=gen) * r(0.0, noise, 1, 1, 1)
     flip = torch.rand(n, generator=gen) < 0.5
     x[flip] = x[flip].flip(3)
     return x
