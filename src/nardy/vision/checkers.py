@@ -213,6 +213,8 @@ def _settle_points(tiles: np.ndarray, read: TilesRead, config: VisionConfig) -> 
         if (nearer_light == light).all():
             break
         light = nearer_light
+    # the groups' means as they stand (the last round may have moved a checker)
+    mean_light, mean_dark = colour[light].mean(axis=0), colour[~light].mean(axis=0)
     apart = float(np.linalg.norm(mean_light - mean_dark))
     # the two groups' nearest checkers: one set in uneven light spreads without a gap
     gap = float(np.linalg.norm(colour[light][:, None] - colour[~light][None], axis=2).min())
