@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 from referee_stand_in import START, after, rules
 
@@ -278,3 +280,55 @@ def test_the_camera_seeing_one_die_is_no_throw_of_one():
     assert dice.feed(200, Observation(board), still=True) is None  # picked up
     again = dice.feed(300, Observation(board, dice=(SeenDie(4), SeenDie(2))), still=True)
     assert again is not None and again.valid and again.values == (4, 2)
+
+
+def _stubbed_reader(points, dice=(), start=None):
+    """A VisionReader whose vision always reads ``points`` (image numbering) and ``dice``."""
+    from nardy.calibration import BoardProfile
+    from nardy.referee.session import VisionReader
+    from nardy.vision.detect import DetectResult
+    from nardy.vision.reading import BoardReading
+
+    profile = BoardProfile.from_corners([(100, 50), (860, 50), (860, 490), (100, 490)], (960, 540))
+    reading = BoardReading(usable=True, points=tuple(points), point_confidence=(1.0,) * 24)
+    reader = VisionReader(start=start)
+    reader.detect = lambda image, **kw: DetectResult(reading, kw["profile"] or profile)
+    reader.with_objects = lambda result, image: dataclasses.replace(result, dice=dice)
+    reader.tracker.update = lambda image, usable: type("S", (), {"still": True})()
+    return reader
+
+
+def test_vision_turns_the_board_into_lights_numbering_from_the_starting_position():
+    """A camera across the table: light's ace point lies at the image's top-left (point 13)."""
+    from nardy.calibration import Orientation
+    from nardy.rules.variant import get_variant
+
+    start = get_variant("backgammon").start().points
+    across = Orientation(13)
+    image = [0] * 24
+    for p in range(1, 25):
+        image[across.image_point(p) - 1] = start[p - 1]
+    dice = ({"value": 3, "flat": True, "where": "left", "center": [0, 0], "box": [0, 0, 1, 1]},)
+    reader = _stubbed_reader(image, dice, start=start)
+    frame = np.zeros((540, 960, 3), np.uint8)
+    obs, _ = reader.read(0, frame)
+    assert reader.profile.orientation == across
+    assert obs.points == start
+    assert [d.where for d in obs.dice] == ["right"]  # the image's left half is light's home
+    later = list(image)  # light's 6-point (image point 18) moves to its 3-point (image 15)
+    later[17], later[14] = later[17] - 1, 1
+    reader.detect = _stubbed_reader(later).detect
+    obs, _ = reader.read(200, frame)
+    assert obs.points[5] == 4 and obs.points[2] == 1
+
+
+def test_vision_without_a_starting_position_keeps_the_image_numbering():
+    from nardy.rules.variant import get_variant
+
+    start = get_variant("backgammon").start().points
+    moved = list(start)
+    moved[5], moved[2] = moved[5] - 1, 1
+    reader = _stubbed_reader(moved, start=start)
+    obs, _ = reader.read(0, np.zeros((540, 960, 3), np.uint8))
+    assert reader.profile.orientation is None
+    assert obs.points == tuple(moved)

@@ -77,3 +77,35 @@ def test_replay_with_vision_reading_the_frames_gives_the_true_record(name):
 
 def test_the_fixture_sessions_are_all_there():
     assert len(NAMES) >= 6
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["caucasian_foul", "long_nardy"])
+def test_a_camera_across_the_table_gives_the_same_record(tmp_path, name):
+    """A session with every frame turned half round, as a camera on the other side of the table
+    sees it: light's ace point is then the image's top-left point. Vision finds that on the
+    starting position, and the referee's record is the one the game made."""
+    import shutil
+
+    import cv2
+
+    source = SESSIONS / name
+    folder = tmp_path / "across"
+    shutil.copytree(source, folder, ignore=shutil.ignore_patterns("frames"))
+    (folder / "frames").mkdir()
+    for frame in sorted((source / "frames").iterdir()):
+        image = cv2.rotate(cv2.imread(str(frame)), cv2.ROTATE_180)
+        cv2.imwrite(str(folder / "frames" / frame.name), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    h, w = image.shape[:2]
+    setup = json.loads((source / "session.json").read_text())
+    tl, tr, br, bl = ([w - 1 - x, h - 1 - y] for x, y in setup["corners"])
+    setup["corners"] = [br, bl, tl, tr]  # each corner turned to the opposite one
+    (folder / "session.json").write_text(json.dumps(setup))
+    proc = subprocess.run(
+        [sys.executable, "-m", "nardy", "replay", str(folder), "--json"],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+    truth = json.loads((source / "truth.json").read_text())
+    compare(project(json.loads(proc.stdout)), truth)

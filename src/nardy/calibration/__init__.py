@@ -15,7 +15,12 @@ from nardy.calibration.lens import (
     calibrate_lens,
     parse_pattern,
 )
-from nardy.calibration.orientation import Orientation, OrientationError, orientation_from_start
+from nardy.calibration.orientation import (
+    Orientation,
+    OrientationError,
+    orientation_from_start,
+    orientation_of,
+)
 from nardy.calibration.profile import BoardProfile, ProfileError, parse_corners
 
 __all__ = [
@@ -34,6 +39,7 @@ __all__ = [
     "Rect",
     "calibrate_lens",
     "orientation_from_start",
+    "orientation_of",
     "parse_corners",
     "parse_pattern",
 ]

@@ -66,15 +66,21 @@ def orientation_from_start(image_points: Sequence[int], variant: str = "backgamm
     if variant not in START_LAYOUTS:
         raise OrientationError(f"no starting layout for {variant!r}; know {sorted(START_LAYOUTS)}")
     layout = START_LAYOUTS[variant]
-    found = []
-    for ace in ACE_CORNERS:
-        light = Orientation(ace).to_light(image_points)
-        if all(light[p - 1] == layout.get(p, 0) for p in range(1, 25)):
-            found.append(Orientation(ace))
+    start = [layout.get(p, 0) for p in range(1, 25)]
+    return orientation_of(image_points, start, f"the {variant} starting position")
+
+
+def orientation_of(
+    image_points: Sequence[int], light_points: Sequence[int], name: str = "the position"
+) -> Orientation:
+    """The one orientation under which ``image_points`` (as the board lies in the image) is
+    ``light_points`` (in light's numbering); ``name`` names the position in the error."""
+    found = [
+        Orientation(ace)
+        for ace in ACE_CORNERS
+        if Orientation(ace).to_light(image_points) == list(light_points)
+    ]
     if len(found) != 1:
-        raise OrientationError(
-            f"the board is not in the {variant} starting position"
-            if not found
-            else f"the {variant} starting position does not tell the corners apart"
-        )
+        why = "does not tell the corners apart" if found else "is not on the board"
+        raise OrientationError(f"{name} {why}")
     return found[0]

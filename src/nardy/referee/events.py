@@ -81,7 +81,9 @@ class DiceThrown:
 class SeenDie:
     value: int
     flat: bool = True
-    where: str = "right"  # "left" | "right" | "bar" | "off"
+    # "left" | "right" | "bar" | "off", with the board drawn in light's numbering: right is the
+    # half that holds light's home
+    where: str = "right"
 
 
 @dataclass(frozen=True, slots=True)

@@ -272,6 +272,11 @@ class VisionReader:
     The still signal is vision's own tracker, with the numbers of quiet frames it wants scaled
     to the time between frames (a recording may keep only a frame or two a second). A frame is
     an image, or a recorded session's reference to one (a file, or a video and an index).
+
+    Vision numbers the points as the board lies in the image; the referee counts them in light's
+    numbering. The orientation between the two is the profile's, or else it is found on the
+    first clear frame that shows the variant's starting position (``start``, in light's
+    numbering) and kept. Until then light's ace point is taken to be the image's point 1.
     """
 
     name = "nardy.vision"
@@ -282,6 +287,7 @@ class VisionReader:
         corners: Any = None,
         frame_ms: int = FRAME_MS,
         checkers_per_side: int | None = None,
+        start: tuple[int, ...] | None = None,
     ) -> None:
         try:
             from nardy.vision.config import VisionConfig
@@ -301,6 +307,7 @@ class VisionReader:
         # read a whole board as the likeliest counts that add up
         self.config = VisionConfig(checkers_per_side=checkers_per_side)
         self.tracker = StillnessTracker(_scaled(self.config, frame_ms))
+        self.start = start
         #: The last frame's full result (``nardy.vision.detect.DetectResult``), for drawing.
         self.last: Any = None
 
@@ -317,7 +324,13 @@ class VisionReader:
                 raise SessionError(f"{session.setup.profile}: {e}") from None
         times = [ms for ms, _ in session.frames]
         gaps = sorted(b - a for a, b in itertools.pairwise(times)) or [FRAME_MS]
-        return cls(profile, session.setup.corners, gaps[len(gaps) // 2], checkers_of(session.setup))
+        return cls(
+            profile,
+            session.setup.corners,
+            gaps[len(gaps) // 2],
+            checkers_of(session.setup),
+            start_of(session.setup),
+        )
 
     def read(self, t_ms: int, frame: Any) -> tuple[Observation, bool]:
         """The frame's reading, and whether the board is still. The dice and the cube are
@@ -332,12 +345,33 @@ class VisionReader:
             # clear frame is the calibration: it is not made again on every frame (nor thrown
             # by a hand over a later one)
             self.profile = result.profile
+        if result.reading.usable and result.profile is not None:
+            result = self._oriented(result)
         still = self.tracker.update(image, usable=result.reading.usable).still
         still = still and result.reading.usable
         if still:
-            result = self.with_objects(result, image)
+            result = self.with_objects(result, image)  # the cube's side follows the orientation
         self.last = result
-        return observation_from_json(result.to_json()), still
+        obs = observation_from_json(result.to_json())
+        if self.profile is not None and self.profile.orientation is not None:
+            obs = _in_light_terms(obs, self.profile.orientation)
+        return obs, still
+
+    def _oriented(self, result: Any) -> Any:
+        """``result`` with the orientation on its profile: the kept profile's, or the one that
+        makes this reading the starting position (then kept)."""
+        from nardy.calibration import OrientationError, orientation_of
+
+        if self.profile is None:
+            return result
+        if self.profile.orientation is None and self.start is not None:
+            try:
+                found = orientation_of(result.reading.points, self.start, "the starting position")
+            except OrientationError:
+                return result
+            self.profile = self.profile.with_orientation(found)
+        orientation = self.profile.orientation
+        return dataclasses.replace(result, profile=result.profile.with_orientation(orientation))
 
 
 def checkers_of(setup: TableSetup) -> int | None:
@@ -347,6 +381,28 @@ def checkers_of(setup: TableSetup) -> int | None:
     try:
         return get_variant(setup.variant, **dict(setup.options)).checkers
     except (TypeError, ValueError):  # an unknown variant or option: the referee says so itself
+        return None
+
+
+def _in_light_terms(obs: Observation, orientation: Any) -> Observation:
+    """``obs`` read as the board lies in the image, told in light's numbering: the points
+    renumbered, and the dice's halves named as if light's home were the right half."""
+    points = tuple(orientation.to_light(obs.points))
+    dice = obs.dice
+    if orientation.light_ace in (12, 13):  # light's home is the image's left half
+        swap = {"left": "right", "right": "left"}
+        dice = tuple(dataclasses.replace(d, where=swap.get(d.where, d.where)) for d in dice)
+    return dataclasses.replace(obs, points=points, dice=dice)
+
+
+def start_of(setup: TableSetup) -> tuple[int, ...] | None:
+    """The points of this table's variant's starting position, in light's numbering (None:
+    not known, or the variant defines none)."""
+    from nardy.rules.variant import get_variant
+
+    try:
+        return get_variant(setup.variant, **dict(setup.options)).start().points
+    except (TypeError, ValueError):
         return None
 
 

@@ -60,7 +60,8 @@ def detect_image(
             profile = profile.for_size(size)
         except ProfileError as e:
             return DetectResult(BoardReading.unusable(str(e)), profile)
-    reading = board_reader(profile, config).read(image)  # kept from frame to frame
+    # kept from frame to frame; whose side is whose changes none of its maps
+    reading = board_reader(profile.with_orientation(None), config).read(image)
     result = DetectResult(reading, profile)
     return with_objects(result, image) if objects else result
 
