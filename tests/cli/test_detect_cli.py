@@ -124,3 +124,18 @@ def test_calibrate_names_a_bad_lens_pattern_and_a_pattern_not_seen(board_photo, 
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "ChArUco board (DICT_6X6_250) in 0 photo(s)" in proc.stderr
     assert not (tmp_path / "p.json").exists()
+
+
+def test_detect_gives_every_die_and_the_cube_a_confidence():
+    from pathlib import Path
+
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "boards" / "cube-002.jpg"
+    truth = json.loads(fixture.with_suffix(".json").read_text())
+    corners = ",".join(str(v) for c in truth["corners"] for v in c)
+    proc = _nardy("detect", str(fixture), "--corners", corners, "--json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["dice"] and out["cube"] is not None  # a fixture with two dice and the cube
+    sure = out["confidence"]
+    assert len(sure["dice"]) == len(out["dice"])
+    assert all(0.0 < c <= 1.0 for c in [*sure["dice"], sure["cube"]])
