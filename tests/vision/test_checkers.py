@@ -9,11 +9,13 @@ from vision_drawn import START, draw_board, photograph
 from nardy.calibration import BoardGeometry, BoardProfile, Rect
 from nardy.vision.checkers import (
     BAR,
+    FINE_WEIGHTS,
     MOST,
     POINT,
     TRAY,
     TilesRead,
     fit_sides,
+    read_fine,
     read_tiles,
     settle_colours,
     settle_trays,
@@ -153,3 +155,19 @@ def test_the_fine_network_reads_again_only_what_the_fast_one_finds_tall_or_unsur
     fine = read_tiles(tiles, config=always)
     assert fine.count_p.shape == (26, MOST + 1)
     assert not np.array_equal(fine.count_p, fast.count_p)  # another network's word
+
+
+def test_a_tile_the_fine_network_doubts_reads_the_same_as_its_mirror_image():
+    flat, corners = draw_board(START)
+    photo, seen = photograph(flat, corners)
+    tiles = Sampler(BoardProfile.from_corners(seen, (1280, 720))).sample(photo).checker_tiles()
+    kinds = tile_kinds(len(tiles))
+    mirrored = np.ascontiguousarray(tiles[:, :, ::-1])
+    once = read_fine(tiles, kinds, FINE_WEIGHTS, again=0.0)
+    assert not np.allclose(once.count_p, read_fine(mirrored, kinds, FINE_WEIGHTS, 0.0).count_p)
+    both = read_fine(tiles, kinds, FINE_WEIGHTS, again=1.1)  # every tile doubted
+    assert np.allclose(both.count_p, read_fine(mirrored, kinds, FINE_WEIGHTS, 1.1).count_p)
+    assert np.allclose(both.count_p.sum(axis=1), 1.0)
+    sure = once.count_p.max(axis=1) >= 0.8  # those it is sure of it reads only once
+    part = read_fine(tiles, kinds, FINE_WEIGHTS, again=0.8)
+    assert np.array_equal(part.count_p[sure], once.count_p[sure])

@@ -11,7 +11,7 @@ beside this module (``checker_model.npz``).
 The fast network sees each tile averaged over 2 × 2 pixels, too coarse to count the layers of a
 tall stack. A second, finer network (``checker_fine_model.npz``, same shape, wider) reads the
 tiles at full size, but only those the fast one calls tall or is unsure of, so a frame costs
-little more than the fast pass.
+little more than the fast pass; a tile it doubts it reads once more in its mirror image.
 
 A tile alone cannot always tell light from dark (a red checker in shadow, a cream one on a cream
 point, a set it never saw), but the board holds only two sets: ``settle_colours`` splits the
@@ -82,11 +82,40 @@ def read_with(tiles: np.ndarray, kinds: np.ndarray, weights: Path, fine: bool) -
     """Tiles of the given kinds through one network (``fine`` takes them at full size)."""
     out = tinynet.forward(tinynet.load(weights), network_input(tiles, fine), kind_features(kinds))
     count_p = tinynet.softmax(out[:, : MOST + 1])
-    colour_p = tinynet.softmax(out[:, MOST + 1 : MOST + 3])
+    return _as_read(count_p, tinynet.softmax(out[:, MOST + 1 : MOST + 3])[:, 0])
+
+
+def _as_read(count_p: np.ndarray, light_p: np.ndarray) -> TilesRead:
     counts = count_p.argmax(axis=1)
-    light = colour_p[:, 0] >= colour_p[:, 1]
-    conf = count_p.max(axis=1) * np.where(counts > 0, colour_p.max(axis=1), 1.0)
-    return TilesRead(counts, light, conf, count_p, colour_p[:, 0])
+    light = light_p >= 0.5
+    colour_sure = np.maximum(light_p, 1.0 - light_p)
+    conf = count_p.max(axis=1) * np.where(counts > 0, colour_sure, 1.0)
+    return TilesRead(counts, light, conf, count_p, light_p)
+
+
+def _agreed(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The normalised geometric mean of two readings' probabilities (rows)."""
+    p = np.sqrt(a * b)
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def _two(light_p: np.ndarray) -> np.ndarray:
+    return np.stack([light_p, 1.0 - light_p], axis=1)
+
+
+def read_fine(tiles: np.ndarray, kinds: np.ndarray, weights: Path, again: float) -> TilesRead:
+    """Tiles through the fine network; those it reads less surely than ``again`` once more in
+    their mirror image, the two readings' probabilities agreed (their geometric mean). A tall
+    stack's layers, blurred at this size, read unsurely one way may read plainly the other."""
+    read = read_with(tiles, kinds, weights, fine=True)
+    doubt = np.flatnonzero(read.count_p.max(axis=1) < again)
+    if not len(doubt):
+        return read
+    mirror = read_with(tiles[doubt, :, ::-1], kinds[doubt], weights, fine=True)
+    count_p, light_p = read.count_p.copy(), read.light_p.copy()
+    count_p[doubt] = _agreed(read.count_p[doubt], mirror.count_p)
+    light_p[doubt] = _agreed(_two(read.light_p[doubt]), _two(mirror.light_p))[:, 0]
+    return _as_read(count_p, light_p)
 
 
 def needs_fine(read: TilesRead, kinds: np.ndarray, config: VisionConfig) -> np.ndarray:
@@ -117,7 +146,7 @@ def read_tiles(
     again = np.flatnonzero(needs_fine(read, kinds, config))
     if not len(again):
         return read
-    closer = read_with(tiles[again], kinds[again], fine_weights, fine=True)
+    closer = read_fine(tiles[again], kinds[again], fine_weights, config.fine_mirror)
     fields = ("counts", "light", "confidence", "count_p", "light_p")
     merged = [getattr(read, f).copy() for f in fields]
     for mine, theirs in zip(merged, (getattr(closer, f) for f in fields), strict=True):
