@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
-"""Train the cube reader's networks on rendered scenes: the quick one that ranks candidates
-(``--net screen``, ``src/nardy/vision/cube_model.npz``) and the fine one that reads the likeliest
-(``--net read``, ``cube_read_model.npz``).
+"""Train the cube reader's networks on rendered scenes: the quick one that ranks every candidate
+(``--net quick``, ``src/nardy/vision/cube_quick_model.npz``), the screen that ranks its best
+again (``--net screen``, ``cube_model.npz``) and the fine one that reads the likeliest
+(``--net read``, ``cube_read_model.npz``). The quick network and the screen differ only in
+width and learn from the same patches.
 
     PYTHONPATH=src python scripts/train_cube_model.py patches DIR... --out PATCHES.npz [--net read]
     PYTHONPATH=src python scripts/train_cube_model.py train PATCHES.npz... [--net read] [--epochs N]
+
+The quick network shipped: ``train`` on the screen's three patch sets (from 764 training
+renders and two sets of 100 cube scenes) with ``--net quick --neg-keep 0.6 --epochs 10``.
 
 ``patches`` turns each render (``NAME.jpg`` + truth, the fixtures' form; never the fixtures) into
 the top-down view the reader sees and cuts: the cube, many times, shifted, scaled and turned to
@@ -136,14 +141,21 @@ def make_patches(
 
 
 READ_CHANNELS = (8, 16, 32, 64)
+#: the quick network's and the screen's widths: three convolutions' channels, the dense layer's
+WIDTHS = {"quick": (8, 16, 32, 64), "screen": (16, 32, 64, 128)}
+#: where each network is written
+OUT = {"quick": cube_reader.QUICK_WEIGHTS, "screen": cube_reader.WEIGHTS}
 
 
 def build_net(net: str):
-    """The quick network is the dice reader's; the fine one has a fourth stage for its larger
-    patch, fewer channels early (where a 64-pixel patch costs most) and batch norms (folded
-    into the convolutions when written)."""
-    if net == "screen":
-        return train_dice_model.build_net(1 + len(cube_reader.FACES), cube_reader.PATCH)
+    """The quick network and the screen are the dice reader's, of ``WIDTHS``; the fine one has
+    a fourth stage for its larger patch, fewer channels early (where a 64-pixel patch costs
+    most) and batch norms (folded into the convolutions when written)."""
+    if net in WIDTHS:
+        *channels, hidden = WIDTHS[net]
+        return train_dice_model.build_net(
+            1 + len(cube_reader.FACES), cube_reader.PATCH, tuple(channels), hidden
+        )
     from torch import nn
 
     layers = nn.Sequential()
@@ -228,7 +240,7 @@ def train(
     steps = epochs * ((len(tx) + 255) // 256)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
     if out is None:
-        out = cube_reader.READ_WEIGHTS if net_name == "read" else cube_reader.WEIGHTS
+        out = OUT.get(net_name, cube_reader.READ_WEIGHTS)
     weight = torch.tensor([1.0] + [2.0] * len(cube_reader.FACES))  # faces are the rarer class
     for epoch in range(epochs):
         net.train()
@@ -281,7 +293,7 @@ def main() -> int:
     pa.add_argument("--match", default="*.json", help="which truth files of the folders")
     pa.add_argument("--net", choices=["screen", "read"], default="screen")
     tr = sub.add_parser("train")
-    tr.add_argument("--net", choices=["screen", "read"], default="screen")
+    tr.add_argument("--net", choices=["quick", "screen", "read"], default="screen")
     tr.add_argument("sets", type=Path, nargs="+")
     tr.add_argument("--epochs", type=int, default=14)
     tr.add_argument("--seed", type=int, default=1)

@@ -191,20 +191,25 @@ def drawn_cube_samples(backgrounds: list[np.ndarray], rng, n: int):
         yield roughen(patch, rng, 1), cube_reader.FACES.index(value) + 1
 
 
-def build_net(outputs: int, patch: int = PATCH):
+def build_net(
+    outputs: int,
+    patch: int = PATCH,
+    channels: tuple[int, int, int] = (16, 32, 64),
+    hidden: int = 128,
+):
     """The network ``vision.tinynet`` runs: three 3×3 conv/ReLU/pool stages, two dense layers."""
     from torch import nn
 
     net = nn.Sequential()
-    for i, (cin, cout) in enumerate([(1, 16), (16, 32), (32, 64)], start=1):
+    for i, (cin, cout) in enumerate(zip((1, *channels[:2]), channels, strict=True), start=1):
         net.add_module(f"conv{i}", nn.Conv2d(cin, cout, 3, padding=1))
         net.add_module(f"r{i}", nn.ReLU())
         net.add_module(f"p{i}", nn.MaxPool2d(2))
     net.add_module("flat", nn.Flatten())
-    net.add_module("fc1", nn.Linear(64 * (patch // 8) ** 2, 128))
+    net.add_module("fc1", nn.Linear(channels[2] * (patch // 8) ** 2, hidden))
     net.add_module("r4", nn.ReLU())
     net.add_module("drop", nn.Dropout(0.3))
-    net.add_module("fc2", nn.Linear(128, outputs))
+    net.add_module("fc2", nn.Linear(hidden, outputs))
     return net
 
 

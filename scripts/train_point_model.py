@@ -395,26 +395,42 @@ def collected(path: Path) -> set[str]:
 
 
 def build_model(
-    channels: tuple[int, int, int], hidden: int, tile: tuple[int, int], outputs: int = MOST + 3
+    channels: tuple[int, int, int],
+    hidden: int,
+    tile: tuple[int, int],
+    outputs: int = MOST + 3,
+    stem: int = 0,
 ):
+    """``tinynet``'s shape: three conv + ReLU + max-pool, two dense layers. With ``stem``, the
+    first is a ``stem`` × ``stem`` convolution at that stride, ReLU, no pool (``tinynet``'s
+    ``stem``): it reads the tile at full size for about what the average over 2 × 2 pixels
+    and a 3 × 3 convolution at half size cost."""
     import torch
     from torch import nn
 
     class Net(nn.Module):
-        """``tinynet``'s shape: three conv + ReLU + max-pool, two dense layers."""
-
         def __init__(self) -> None:
             super().__init__()
             a, b, c = channels
-            self.conv1 = nn.Conv2d(3, a, 3, padding=1)
-            self.conv2 = nn.Conv2d(a, b, 3, padding=1)
-            self.conv3 = nn.Conv2d(b, c, 3, padding=1)
-            flat = c * (tile[0] // 8) * (tile[1] // 8)
+            if stem:
+                self.stem = nn.Conv2d(3, a, stem, stride=stem)
+                self.conv1 = nn.Conv2d(a, b, 3, padding=1)
+                self.conv2 = nn.Conv2d(b, c, 3, padding=1)
+                convs, shrink = (self.conv1, self.conv2), 4 * stem
+            else:
+                self.conv1 = nn.Conv2d(3, a, 3, padding=1)
+                self.conv2 = nn.Conv2d(a, b, 3, padding=1)
+                self.conv3 = nn.Conv2d(b, c, 3, padding=1)
+                convs, shrink = (self.conv1, self.conv2, self.conv3), 8
+            self.convs = convs
+            flat = c * (tile[0] // shrink) * (tile[1] // shrink)
             self.fc1 = nn.Linear(flat + 3, hidden)
             self.fc2 = nn.Linear(hidden, outputs)
 
         def forward(self, x, extra):
-            for conv in (self.conv1, self.conv2, self.conv3):
+            if stem:
+                x = torch.relu(self.stem(x))
+            for conv in self.convs:
                 x = torch.max_pool2d(torch.relu(conv(x)), 2)
             x = torch.cat([x.flatten(1), extra], 1)
             return self.fc2(torch.relu(self.fc1(x)))
@@ -423,11 +439,18 @@ def build_model(
 
 
 def augment(
-    x, gen, contrast: float = 0.3, brightness: float = 0.4, blur_share: float = 0.4, noise=0.12
+    x,
+    gen,
+    contrast: float = 0.3,
+    brightness: float = 0.4,
+    blur_share: float = 0.4,
+    noise=0.12,
+    mix: float = 0.0,
 ):
     """A batch (n, 3, l, w) as other cameras and lights would show it: contrast within
     1 ± ``contrast``, brightness within ± ``brightness``, ``blur_share`` of them blurred, sensor
-    noise up to ``noise``."""
+    noise up to ``noise``; with ``mix``, half the batch in other colours (each channel a mix
+    of all three, weights off the identity by about ``mix``): sets and boards never seen."""
     import torch
     import torch.nn.functional as F
 
@@ -438,6 +461,10 @@ def augment(
 
     x = x * r(1 - contrast, 1 + contrast, 1, 1, 1) + r(-brightness, brightness, 1, 1, 1)
     x = x * r(0.85, 1.15, 3, 1, 1) + r(-0.15, 0.15, 3, 1, 1)  # colour cast
+    if mix:
+        m = torch.eye(3) + mix * torch.randn(n, 3, 3, generator=gen)
+        m[torch.rand(n, generator=gen) < 0.5] = torch.eye(3)
+        x = torch.einsum("nij,njhw->nihw", m, x)
     blur = torch.rand(n, generator=gen) < blur_share
     if blur.any():
         k = torch.tensor([0.25, 0.5, 0.25])
@@ -469,8 +496,9 @@ def train(args: argparse.Namespace) -> None:
         sel = data["kind"][tr] == kind
         hist = np.bincount(data["count"][tr][sel], minlength=MOST + 1)
         print(f"  {name}: {sel.sum()} tiles, counts {hist.tolist()}")
-    tile = network_input(x_all[:1], args.fine).shape[1:3]
-    model = build_model(tuple(args.channels), args.hidden, tile)
+    full = args.fine or bool(args.stem)  # the tiles at full size, not averaged over 2 × 2
+    tile = network_input(x_all[:1], full).shape[1:3]
+    model = build_model(tuple(args.channels), args.hidden, tile, stem=args.stem)
     if args.init:  # go on from weights trained before (on less data)
         with np.load(args.init) as z:
             model.load_state_dict({k: torch.from_numpy(z[k].astype(np.float32)) for k in z.files})
@@ -479,7 +507,7 @@ def train(args: argparse.Namespace) -> None:
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, args.lr, total_steps=steps)
 
     def tensors(idx):
-        x = torch.from_numpy(network_input(x_all[idx], args.fine)).permute(0, 3, 1, 2)
+        x = torch.from_numpy(network_input(x_all[idx], full)).permute(0, 3, 1, 2)
         x = x.contiguous()
         extra = torch.from_numpy(kind_features(data["kind"][idx]))
         count = torch.from_numpy(data["count"][idx])
@@ -490,6 +518,10 @@ def train(args: argparse.Namespace) -> None:
     if args.fine and args.route_with:
         routed = routed_tiles(x_all[tr], data["kind"][tr], args.route_with)
         print(f"  the fast network sends {routed.sum()} of {len(tr)} to the fine one")
+    taught = None
+    if args.teacher:
+        taught = teacher_outputs(x_all, data["kind"], args.teacher)
+        print(f"  distilled from {args.teacher}, {args.distil:.0%} of each loss")
     weight = draw_weights(data["count"][tr], data["kind"][tr], args.fine, routed)
     for prefix, factor in args.favour:  # sets made for what the others hold too rarely
         weight[np.char.startswith(data["name"][tr].astype(str), prefix)] *= float(factor)
@@ -502,11 +534,15 @@ def train(args: argparse.Namespace) -> None:
         total = 0.0
         for idx in order:
             x, extra, count, colour = tensors(np.sort(idx))
-            out = model(augment(x, gen), extra)
+            out = model(augment(x, gen, mix=args.colour_mix), extra)
             loss = F.cross_entropy(out[:, : MOST + 1], count)
             has = colour != IGNORE
             if has.any():
                 loss = loss + F.cross_entropy(out[has, MOST + 1 :], colour[has])
+            if taught is not None:
+                loss = (1 - args.distil) * loss + args.distil * distil_loss(
+                    out, *(torch.from_numpy(t[np.sort(idx)]) for t in taught), count
+                )
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -519,6 +555,33 @@ def train(args: argparse.Namespace) -> None:
         )
         export(model, args.out)
     print(f"wrote {args.out}")
+
+
+def teacher_outputs(x: np.ndarray, kinds: np.ndarray, teacher: Path):
+    """The teacher network's probabilities for every tile: of each count (n × (MOST + 1)),
+    and of light and dark (n × 2)."""
+    count_p = np.zeros((len(x), MOST + 1), np.float32)
+    colour_p = np.zeros((len(x), 2), np.float32)
+    for a in range(0, len(x), 4096):
+        read = read_with(x[a : a + 4096], kinds[a : a + 4096], teacher, fine=False)
+        count_p[a : a + 4096] = read.count_p
+        colour_p[a : a + 4096, 0] = read.light_p
+    colour_p[:, 1] = 1 - colour_p[:, 0]
+    return count_p, colour_p
+
+
+def distil_loss(out, count_p, colour_p, count):
+    """Cross-entropy against the teacher's probabilities: its doubt (which tiles it hands the
+    fine network) is taught with its answers. The colour only on tiles with checkers."""
+    import torch.nn.functional as F
+
+    logq = F.log_softmax(out[:, : MOST + 1], 1)
+    loss = -(count_p * logq).sum(1).mean()
+    some = count > 0
+    if some.any():
+        logc = F.log_softmax(out[some, MOST + 1 :], 1)
+        loss = loss - (colour_p[some] * logc).sum(1).mean()
+    return loss
 
 
 def routed_tiles(x: np.ndarray, kinds: np.ndarray, fast: Path) -> np.ndarray:
@@ -618,6 +681,10 @@ def main() -> int:
         metavar=("PREFIX", "FACTOR"),
         help="draw the tiles of images named PREFIX... FACTOR times as often",
     )
+    ap.add_argument("--stem", type=int, default=0, help="fast: a first S×S layer at stride S")
+    ap.add_argument("--teacher", type=Path, help="distil from these fast weights (.npz)")
+    ap.add_argument("--distil", type=float, default=0.5, help="the teacher's share of the loss")
+    ap.add_argument("--colour-mix", type=float, default=0.0, help="other colours (augment)")
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
     args.channels = args.channels or ([12, 24, 48] if args.fine else [8, 16, 32])

@@ -83,3 +83,32 @@ def test_bad_input_is_refused():
         find_cube(image, [(0, 0), (0, 0), (0, 0), (0, 0)])
     with pytest.raises(CubeInputError):
         find_cube(image.astype(np.float32), [(0, 0), (90, 0), (90, 90), (0, 90)])
+
+
+def test_the_screen_ranks_again_only_the_quick_networks_best_and_the_cube_is_among_them():
+    """The screen reads the quick network's ``screened`` best candidates; every other is
+    called not the cube outright. On frames with a cube, the candidate at the cube is always
+    among those the screen reads."""
+    from nardy.vision.cube import (
+        VIEW_W,
+        CubeConfig,
+        candidates,
+        screen,
+        view_to_board,
+        view_transform,
+    )
+
+    config = CubeConfig()
+    side = config.cube * VIEW_W
+    for image, truth in fixtures(with_cube=True)[::8]:
+        to_view, size = view_transform(truth["corners"])
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        view = cv2.warpPerspective(gray, to_view, size, flags=cv2.INTER_AREA)
+        spots = candidates(view, config)
+        p = screen(view, spots, config)
+        assert len(spots) > config.screened
+        assert (p < 1.0).sum() <= config.screened and (p[p >= 1.0] == 1.0).all()
+        at = cv2.perspectiveTransform(np.array([[truth["cube"]["center"]]], np.float64), to_view)
+        near = np.hypot(*(np.asarray(spots) - at[0, 0]).T)
+        assert near.min() < side, view_to_board(*at[0, 0])
+        assert p[int(near.argmin())] < 1.0

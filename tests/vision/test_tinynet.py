@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nardy.vision.tinynet import conv_hwc, conv_relu_pool, fcn
+from nardy.vision.tinynet import conv_hwc, conv_relu_pool, fcn, stem
 
 
 def reference(x: np.ndarray, w: np.ndarray, b: np.ndarray, stride: int, dilation: int):
@@ -68,3 +68,26 @@ def test_a_convolution_pooled_is_relu_of_the_largest_of_each_two_by_two(shape):
         full = reference(x[i], w, b, 1, 1)
         want = np.maximum(full.reshape(h // 2, 2, wd // 2, 2, 4).max(axis=(1, 3)), 0)
         assert np.allclose(got[i], want, atol=1e-4)
+
+
+@pytest.mark.parametrize(
+    ("shape", "size"), [((3, 8, 4, 3), 4), ((2, 6, 10, 2), 2), ((1, 3, 3, 1), 3)]
+)
+def test_a_stem_is_relu_of_each_block_summed_against_the_kernel(shape, size):
+    """Each output pixel sees its own block of its own image: the batch is gathered as the
+    images' rows laid side by side, and handed back image by image."""
+    rng = np.random.default_rng(sum(shape) + size)
+    x = rng.normal(size=shape).astype(np.float32)
+    w = rng.normal(size=(5, shape[3], size, size)).astype(np.float32)
+    b = rng.normal(size=5).astype(np.float32)
+    side_by_side = x.transpose(1, 0, 2, 3).copy().transpose(1, 0, 2, 3)  # the sampler's layout
+    for batch in (x, side_by_side):
+        got = stem(batch, w, b)
+        n, h, wd, _ = shape
+        assert got.shape == (n, h // size, wd // size, 5)
+        for i in range(n):
+            for y in range(h // size):
+                for v in range(wd // size):
+                    block = x[i, y * size : (y + 1) * size, v * size : (v + 1) * size]
+                    want = np.einsum("oyxc,yxc->o", w.transpose(0, 2, 3, 1), block) + b
+                    assert np.allclose(got[i, y, v], np.maximum(want, 0), atol=1e-4)

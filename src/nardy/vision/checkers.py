@@ -79,8 +79,11 @@ class TilesRead:
 
 
 def read_with(tiles: np.ndarray, kinds: np.ndarray, weights: Path, fine: bool) -> TilesRead:
-    """Tiles of the given kinds through one network (``fine`` takes them at full size)."""
-    out = tinynet.forward(tinynet.load(weights), network_input(tiles, fine), kind_features(kinds))
+    """Tiles of the given kinds through one network (``fine`` takes them at full size, and so
+    does a network with a ``stem``: its first layer reads them blocks at a time)."""
+    net = tinynet.load(weights)
+    x = network_input(tiles, fine or "stem.weight" in net)
+    out = tinynet.forward(net, x, kind_features(kinds))
     count_p = tinynet.softmax(out[:, : MOST + 1])
     return _as_read(count_p, tinynet.softmax(out[:, MOST + 1 : MOST + 3])[:, 0])
 

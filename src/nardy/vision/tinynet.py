@@ -6,7 +6,8 @@ Networks exported as ONNX (the dice reader's) are run by OpenCV's DNN module (``
 instead, several times faster. Two shapes of network run here in NumPy:
 - a patch classifier (``forward``): 3×3 convolutions ``conv1..convK`` (ReLU, 2×2 max-pool
   each), two dense layers ``fc1``, ``fc2``; the first dense layer may also take a few plain
-  numbers beside the picture (what kind of tile it is);
+  numbers beside the picture (what kind of tile it is). A ``stem`` may come first: an S×S
+  convolution at stride S (ReLU, no pool), whose pixels' taps never overlap;
 - a fully convolutional map (``fcn``): 3×3 convolutions ``body.I`` with the stride and dilation
   of each in ``arch`` (rows ``stride, dilation``), ReLU between, and a 1×1 ``head``. It runs on
   one image held channels-last, so each convolution is one matrix product.
@@ -57,8 +58,28 @@ def conv_relu_pool(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.maximum(pooled, 0, out=pooled)
 
 
+def stem(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """S×S convolution at stride S, then ReLU; x is (N, H, W, C) with H and W multiples of S,
+    w is (O, C, S, S). Every output pixel's taps are a block of the input no other pixel
+    reads: one reordering copy makes the matrix of the product. The blocks are gathered row
+    by row of the batch laid side by side (N images' rows one after the other: how the
+    sampler lays out the checker tiles, so each block row is one run of S C numbers), and
+    the output handed on in that order, as a view."""
+    n, h, wd, c = x.shape
+    o, _, s, _ = w.shape
+    rows = x.transpose(1, 0, 2, 3).reshape(h // s, s, n, wd // s, s * c)
+    matrix = rows.transpose(0, 2, 3, 1, 4).reshape(-1, s * s * c)
+    out = matrix @ w.transpose(2, 3, 1, 0).reshape(s * s * c, o)
+    out += b
+    np.maximum(out, 0, out=out)
+    return out.reshape(h // s, n, wd // s, o).transpose(1, 0, 2, 3)
+
+
 def convolutions(weights: dict[str, np.ndarray], x: np.ndarray) -> np.ndarray:
-    """``conv1..convK`` of ``weights`` over x (N, H, W, C), ``conv_relu_pool`` each."""
+    """``stem`` (when there is one), then ``conv1..convK`` of ``weights`` over x (N, H, W, C),
+    ``conv_relu_pool`` each."""
+    if "stem.weight" in weights:
+        x = stem(x, weights["stem.weight"], weights["stem.bias"])
     i = 1
     while f"conv{i}.weight" in weights:
         x = conv_relu_pool(x, weights[f"conv{i}.weight"], weights[f"conv{i}.bias"])
