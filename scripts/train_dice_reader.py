@@ -26,6 +26,14 @@ first read's die is taught only "a die", the second read's its value and tilt to
 see colour (channels shuffled, so red dice also teach blue ones), light, blur and noise changed
 at random. Patches of every tenth image are held out and measured after each epoch.
 
+``--board`` trains the centre map a known board uses (``dice_centres_board.onnx``), which reads
+the board's dice at one level about 10 pixels across: half its crops show faces of 6-16 pixels,
+cocked dice centre three times as many crops as flat ones, and its crops are also turned in hue,
+washed out and motion-blurred at random (dice of colours no render draws, a knocked camera).
+The shipped one went on from the general map for 2,000 steps (``--stage centres --board
+--resume --drawn 400 --rendered`` the 1,355 training renders, 177 dice renders and 348 with most
+dice cocked, ``make_dice_set.py --cocked 0.9``).
+
 ``--resume`` and ``--init`` go on from the networks the package ships (read back from their
 ONNX). The cut patches can be kept and reused, and more added to them:
 
@@ -62,6 +70,10 @@ REAL = Path("/work/shared/data/dice-real")
 ROOT = Path(__file__).resolve().parent.parent
 CROP = 96
 FACES = (7.0, 40.0)  # face sides (pixels) the centre map learns
+#: face sides half the centre map's crops show: a known board's one level (``DiceConfig.map_face``
+#: 10 pixels at the board's median die; dice 0.65-1.5 times the median on training renders)
+BOARD_FACES = (6.0, 16.0)
+COCKED_WEIGHT = 3.0  # a cocked die is this many times likelier than a flat one to centre a crop
 #: the centre map's convolutions: in, out channels, stride, dilation (its reach: 71 pixels)
 ARCH = [(3, 16, 2, 1), (16, 24, 2, 1), (24, 24, 1, 1), (24, 24, 1, 2), (24, 24, 1, 4)]
 ARCH += [(24, 24, 1, 1)]
@@ -156,13 +168,42 @@ def colour(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(x, 0, 1) * 255.0
 
 
-def crop(sample: Sample, rng: np.random.Generator):
-    """One training crop: (image 3×C×C, heat C/4², regression targets, regression mask)."""
+def recolour(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Colours no render draws (yellow or grey dice, boards of any hue): a uint8 BGR image's hue
+    turned, or its colour partly washed out, at random."""
+    if rng.random() < 0.4:
+        hsv = cv2.cvtColor(x, cv2.COLOR_BGR2HSV)
+        hsv[..., 0] = (hsv[..., 0].astype(np.int16) + rng.integers(180)) % 180
+        x = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+    if rng.random() < 0.15:
+        grey = x.mean(axis=-1, keepdims=True)
+        x = np.clip(grey + (x - grey) * rng.uniform(0.0, 0.5), 0, 255).astype(np.uint8)
+    return x
+
+
+def smear(x: np.ndarray, rng: np.random.Generator, chance: float = 0.25) -> np.ndarray:
+    """Motion blur 3 to 9 pixels long in any direction on a share of images (a camera or a
+    board knocked, a die still sliding)."""
+    if rng.random() >= chance:
+        return x
+    n = int(rng.integers(3, 10))
+    k = np.zeros((n, n), np.float32)
+    k[n // 2] = 1.0
+    turn = cv2.getRotationMatrix2D(((n - 1) / 2, (n - 1) / 2), rng.uniform(0, 180), 1.0)
+    k = cv2.warpAffine(k, turn, (n, n))
+    return cv2.filter2D(x, -1, k / max(float(k.sum()), 1e-6), borderType=cv2.BORDER_REFLECT_101)
+
+
+def crop(sample: Sample, rng: np.random.Generator, board_share: float = 0.0):
+    """One training crop: (image 3×C×C, heat C/4², regression targets, regression mask); a
+    share ``board_share`` of them shows faces of ``BOARD_FACES``, the rest of ``FACES``."""
     dice = sample.dice
-    want = np.exp(rng.uniform(np.log(FACES[0]), np.log(FACES[1])))
+    lo, hi = BOARD_FACES if rng.random() < board_share else FACES
+    want = np.exp(rng.uniform(np.log(lo), np.log(hi)))
     base = sample.pyramid[0]
     if len(dice) and rng.random() < 0.85:
-        d = dice[rng.integers(len(dice))]
+        weight = np.where(dice[:, 4] == 1, COCKED_WEIGHT, 1.0)
+        d = dice[rng.choice(len(dice), p=weight / weight.sum())]
         k = want / d[2]
         centre = d[:2] + rng.uniform(-44, 44, 2) / k
     else:
@@ -182,7 +223,7 @@ def crop(sample: Sample, rng: np.random.Generator):
     out = cv2.warpAffine(
         img, m, (CROP, CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT_101
     )
-    x = (colour(out, rng) / 255.0 - 0.5) * 4.0
+    x = (colour(smear(recolour(out, rng), rng), rng) / 255.0 - 0.5) * 4.0
     g = CROP // centres.STRIDE
     heat = np.zeros((g, g), np.float32)
     reg = np.zeros((3, g, g), np.float32)
@@ -235,10 +276,12 @@ def focal(logit, heat):
     return (pos_loss + neg_loss) / max(int(pos.sum()), 1)
 
 
-def train_centres(samples: list[Sample], steps: int, batch: int, rng, resume: bool) -> object:
+def train_centres(
+    samples: list[Sample], steps: int, batch: int, rng, start: Path | None, board_share: float
+) -> object:
     import torch
 
-    net = load_centres() if resume else centre_net()
+    net = load_centres(start) if start is not None else centre_net()
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
     real = [s for s in samples if s.real]
@@ -251,7 +294,7 @@ def train_centres(samples: list[Sample], steps: int, batch: int, rng, resume: bo
             u = rng.random()
             pool = real if u < 0.25 else plain if u < 0.45 else rendered
             pool = pool or rendered or real
-            items.append(crop(pool[rng.integers(len(pool))], rng))
+            items.append(crop(pool[rng.integers(len(pool))], rng, board_share))
         x = torch.tensor(np.stack([i[0] for i in items]))
         heat = torch.tensor(np.stack([i[1] for i in items]))
         reg = torch.tensor(np.stack([i[2] for i in items]))
@@ -313,11 +356,11 @@ def load_centres(path: Path = centres.WEIGHTS):
     return net
 
 
-def save_centres(net) -> None:
-    """The centre map for OpenCV's DNN module (``dice_centres.WEIGHTS``, what the package
-    reads and training goes on from)."""
-    to_onnx(net, centres.WEIGHTS, (1, 3, 64, 96), {0: "n", 2: "h", 3: "w"})
-    print(f"wrote {centres.WEIGHTS}")
+def save_centres(net, out: Path = centres.WEIGHTS) -> None:
+    """The centre map for OpenCV's DNN module (``dice_centres.WEIGHTS`` or ``BOARD_WEIGHTS``,
+    what the package reads and training goes on from)."""
+    to_onnx(net, out, (1, 3, 64, 96), {0: "n", 2: "h", 3: "w"})
+    print(f"wrote {out}")
 
 
 def to_onnx(net, out: Path, shape: tuple[int, ...], dynamic: dict[int, str]) -> None:
@@ -641,6 +684,12 @@ def main() -> None:
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--resume", action="store_true", help="go on from the shipped centre map")
     ap.add_argument(
+        "--board",
+        action="store_true",
+        help="train the known board's map (half its crops at BOARD_FACES); --resume goes on "
+        "from it, or from the general map when there is none",
+    )
+    ap.add_argument(
         "--patches",
         type=Path,
         nargs="+",
@@ -677,8 +726,10 @@ def main() -> None:
         ]
         samples += [Sample(None, *pyramid_of(image, dice), False) for image, dice, _ in scenes]
         print("loaded", flush=True)
-        net = train_centres(samples, args.steps, args.batch, rng, args.resume)
-        save_centres(net)
+        out = centres.BOARD_WEIGHTS if args.board else centres.WEIGHTS
+        start = (out if out.exists() else centres.WEIGHTS) if args.resume else None
+        net = train_centres(samples, args.steps, args.batch, rng, start, 0.5 if args.board else 0.0)
+        save_centres(net, out)
         del samples
     net = load_centres()
     net.eval()

@@ -3,6 +3,7 @@ value in both colourings, bad input, and where dice lie on a board."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -17,6 +18,7 @@ from nardy.vision.dice import (
     board_homography,
     face_sides,
     find_dice,
+    map_region,
     place_dice,
     where_on_board,
 )
@@ -103,6 +105,19 @@ def test_a_die_found_knowing_the_board():
         dice = find_dice(drawn_die(value), fits, corners=whole)
         assert len(dice) == 1
         assert abs(dice[0].center[0] - 160) < 6 and abs(dice[0].center[1] - 120) < 6
+
+
+def test_a_known_board_is_read_at_one_scale_around_it():
+    board = [(400, 200), (880, 200), (880, 520), (400, 520)]  # 480 × 320, seen from above
+    config = DiceConfig(reader="learned", face_of_board=0.05, map_face=10.0, map_margin=0.25)
+    scale, box = map_region((720, 1280, 3), board, config)
+    assert scale == pytest.approx(10.0 / (0.05 * np.sqrt(480 * 320)))
+    assert box == (280, 120, 1000, 600)  # a quarter of its width and height around it
+    # a board at the image's edge: the margin stops there; dice larger than the map's: as seen
+    scale, box = map_region((720, 1280, 3), [(0, 0), (1279, 0), (1279, 719), (0, 719)], config)
+    assert box == (0, 0, 1280, 720) and scale < 1.0
+    small = [(0, 0), (319, 0), (319, 239), (0, 239)]  # dice of 14 pixels: never scaled up
+    assert map_region((240, 320, 3), small, replace(config, map_face=20.0))[0] == 1.0
 
 
 def test_nothing_on_a_plain_table():

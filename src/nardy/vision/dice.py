@@ -14,9 +14,11 @@ Two readers, chosen by ``DiceConfig.reader``:
   the value, flat or cocked, and the face's centre and size.
 
 On a board whose inner frame corners are known the dice's size is known too (a die is a set
-fraction of the board, seen through the board's perspective): proposals far from that size are
-dropped, and the first read's patch is cut to the size a die has where the proposal lies, not
-to the map's rougher guess.
+fraction of the board, seen through the board's perspective): a map trained for it reads one
+level of the image, scaled so that the dice are about ``map_face`` pixels, and only the board
+and around it (``map_region``), about a third of the pixels of the three levels a photo takes;
+proposals far from the dice's size are dropped, and the first read's patch is cut to the size a
+die has where the proposal lies, not to the map's rougher guess.
 
 ``place_dice`` says, for such a board, whether each die lies in the left or right half, on the
 bar, or off the board.
@@ -32,7 +34,7 @@ import cv2
 import numpy as np
 
 from nardy.vision import dice_model, dice_patches
-from nardy.vision.dice_centres import Proposal, propose
+from nardy.vision.dice_centres import Proposal, in_region, propose
 from nardy.vision.pips import PipConfig, cluster_pips, face_value, find_pips
 
 Where = Literal["left", "right", "bar", "off"]
@@ -51,7 +53,10 @@ class DiceConfig:
     long_side: int = 640  # the centre map reads a photograph at this long side, half and quarter
     proposal: float = 0.25  # least heat of a proposed die centre: few, but the dice among them
     max_proposals: int = 40  # the most proposals read by the patch network
-    maybe_die: float = 0.2  # least probability of a die at the first read, to read it again
+    # least probability of a die at the first read, to read it again (on held-out renders of
+    # known boards 0.1 against 0.2 passes on more dice the first read doubts, each read again
+    # at some cost in time; few false ones get through the second read)
+    maybe_die: float = 0.1
     # least probability that a patch is a die at all (on the real Train photographs 0.8 against
     # 0.5 lets 54 false dice through instead of 91 and reads as many right)
     min_die: float = 0.8
@@ -64,6 +69,11 @@ class DiceConfig:
     # the median of 717 dice on training renders (5 % of them under 0.041, 5 % over 0.066)
     face_of_board: float = 0.052
     size_apart: float = 2.5  # a proposal this many times larger or smaller than a die is none
+    # on a known board the centre map reads one level, scaled so that a die's top face is about
+    # this many pixels (it learnt 7 to 40), and only the board and this far around it (in the
+    # board's widths and heights: 99.5 % of training renders' dice lie within 0.3 of it)
+    map_face: float = 10.0
+    map_margin: float = 0.35
 
 
 @dataclass(frozen=True)
@@ -192,16 +202,42 @@ def face_sides(
     return face_of_board * np.sqrt(area)
 
 
+def map_region(
+    shape: tuple[int, ...], corners: Sequence[Sequence[float]], config: DiceConfig
+) -> tuple[float, tuple[int, int, int, int]]:
+    """Where and at what scale the centre map reads a known board: the scale that makes a die
+    at the board's middle and corners ``map_face`` pixels at the median, and the image box
+    (x0, y0, x1, y1) around the board and ``map_margin`` beyond it."""
+    m = config.map_margin
+    ring = np.array([[-m, -m], [0.5, -m], [1 + m, -m], [1 + m, 0.5], [1 + m, 1 + m], [0.5, 1 + m]])
+    ring = np.vstack([ring, [[-m, 1 + m], [-m, 0.5]]])
+    to_image = np.linalg.inv(board_homography(corners))
+    at = cv2.perspectiveTransform(ring.reshape(-1, 1, 2), to_image).reshape(-1, 2)
+    h, w = shape[:2]
+    box = (0, 0, w, h)
+    if np.isfinite(at).all():
+        (x0, y0), (x1, y1) = np.round(at.min(axis=0)), np.round(at.max(axis=0))
+        box = (int(max(x0, 0)), int(max(y0, 0)), int(min(x1, w)), int(min(y1, h)))
+    if box[2] - box[0] < 16 or box[3] - box[1] < 16:
+        box = (0, 0, w, h)
+    here = np.vstack([np.asarray(corners, np.float64).reshape(4, 2), [np.mean(corners, axis=0)]])
+    face = float(np.median(face_sides(corners, here, config.face_of_board)))
+    return min(1.0, config.map_face / max(face, 1e-3)), box
+
+
 def _proposals(
     bgr: np.ndarray, config: DiceConfig, corners: Sequence[Sequence[float]] | None
 ) -> tuple[list[Proposal], np.ndarray]:
     """Proposed dice, and the side of the first read's patch for each: sized to the map's guess
-    of the die, or on a known board to a die where the proposal lies (proposals far from that
-    size dropped)."""
-    found = propose(bgr, config.long_side, config.proposal)
-    if corners is None or not found:
-        found = found[: config.max_proposals]
+    of the die, or on a known board to a die where the proposal lies (the map read at the one
+    scale that fits the board's dice, proposals far from that size dropped)."""
+    if corners is None:
+        found = propose(bgr, config.long_side, config.proposal)[: config.max_proposals]
         return found, np.array([p.side for p in found]) * dice_patches.FIRST_CONTEXT
+    scale, box = map_region(bgr.shape, corners, config)
+    found = sorted(in_region(bgr, scale, box, config.proposal), key=lambda p: -p.score)
+    if not found:
+        return [], np.zeros(0)
     want = face_sides(corners, np.array([(p.x, p.y) for p in found]), config.face_of_board)
     ratio = np.array([p.side for p in found]) / want
     fits = (ratio < config.size_apart) & (ratio > 1.0 / config.size_apart)

@@ -25,6 +25,10 @@ import numpy as np
 from nardy.vision import tinynet
 
 WEIGHTS = Path(__file__).with_name("dice_centres.onnx")
+#: the same network trained on for a known board, whose dice it reads at one level, about 10
+#: pixels across (``in_region``): more of its crops at that size, more cocked dice, dice of any
+#: hue, motion blur
+BOARD_WEIGHTS = Path(__file__).with_name("dice_centres_board.onnx")
 STRIDE = 4  # input pixels between two cells of the map
 SIZE_UNIT = 16.0  # the map's size output is log(face side / this), in input pixels
 
@@ -45,14 +49,14 @@ def levels(shape: tuple[int, ...], long_side: int, smallest: int = 64) -> list[f
     return [s for s in (first, first / 2, first / 4) if max(shape[0], shape[1]) * s >= smallest]
 
 
-def read_map(bgr: np.ndarray) -> np.ndarray:
+def read_map(bgr: np.ndarray, weights: Path = WEIGHTS) -> np.ndarray:
     """The raw map (H/4, W/4, 4: heat logit, x offset, y offset, log size) of a BGR image."""
     h, w = bgr.shape[:2]
     pad_h, pad_w = -h % STRIDE, -w % STRIDE
     if pad_h or pad_w:
         bgr = cv2.copyMakeBorder(bgr, 0, pad_h, 0, pad_w, cv2.BORDER_REPLICATE)
     blob = tinynet.map_input(bgr).transpose(2, 0, 1)[None]
-    return tinynet.run_onnx(WEIGHTS, blob)[0].transpose(1, 2, 0)
+    return tinynet.run_onnx(weights, blob)[0].transpose(1, 2, 0)
 
 
 def peaks(out: np.ndarray, threshold: float) -> list[Proposal]:
@@ -69,7 +73,9 @@ def peaks(out: np.ndarray, threshold: float) -> list[Proposal]:
     return found
 
 
-def at_scale(bgr: np.ndarray, scale: float, threshold: float) -> list[Proposal]:
+def at_scale(
+    bgr: np.ndarray, scale: float, threshold: float, weights: Path = WEIGHTS
+) -> list[Proposal]:
     """Likely dice in a BGR image read at ``scale`` (≤ 1), in full-image pixels."""
     small = bgr
     if scale < 1.0:
@@ -79,7 +85,20 @@ def at_scale(bgr: np.ndarray, scale: float, threshold: float) -> list[Proposal]:
     sx, sy = bgr.shape[1] / small.shape[1], bgr.shape[0] / small.shape[0]
     return [
         Proposal((p.x + 0.5) * sx - 0.5, (p.y + 0.5) * sy - 0.5, p.side * sx, p.score)
-        for p in peaks(read_map(small), threshold)
+        for p in peaks(read_map(small, weights), threshold)
+    ]
+
+
+def in_region(
+    bgr: np.ndarray, scale: float, box: tuple[int, int, int, int], threshold: float
+) -> list[Proposal]:
+    """Likely dice in the part ``box`` (x0, y0, x1, y1) of a BGR image read at one ``scale``
+    (≤ 1) by the board's map, in full-image pixels: when the dice's size is known (a board's),
+    one level that fits them does, and only where they can lie."""
+    x0, y0, x1, y1 = box
+    return [
+        Proposal(p.x + x0, p.y + y0, p.side, p.score)
+        for p in at_scale(bgr[y0:y1, x0:x1], scale, threshold, BOARD_WEIGHTS)
     ]
 
 
