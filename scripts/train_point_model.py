@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Train the checker reader's networks (``src/nardy/vision/checker_model.npz``, the fast one,
-and ``checker_fine_model.npz``, the fine one, with ``--fine``).
+and ``checker_fine_model.npz``, the fine one, with ``--fine``; ``checker_fine_second_model.npz``,
+the second fine one, with ``--fine --recolour``).
 
     PYTHONPATH=src python scripts/make_fixtures.py --prefix train --repeat 4 \\
         --out /work/cache/train --no-clips
@@ -33,6 +34,14 @@ and ``checker_fine_model.npz``, the fine one, with ``--fine``).
         --favour cnt5-single 2 --epochs 10 --lr 1.5e-3 --seed 7
     (and the fast one from its weights: --favour cnt4-dice 3 --favour cnt5-single 3
     --favour cnt5-head 1.5 --epochs 8 --samples 30000 --lr 1.5e-3 --seed 8)
+    PYTHONPATH=src python scripts/train_point_model.py --tiles /work/cache/counts4/tiles.npz \
+        --more-tiles /work/cache/counts4/dice_tiles.npz /work/cache/counts5/tiles5.npz --fine \
+        --init src/nardy/vision/checker_fine_model.npz \
+        --route-with src/nardy/vision/checker_model.npz --favour cnt5-head 2 \
+        --favour cnt5-single 2 --epochs 10 --lr 1.5e-3 --seed 9 --recolour 0.6 --out FINE1
+    (then from FINE1 the same at --recolour 0.3 --epochs 8 --lr 1e-3 --seed 11 --out FINE2,
+    and from FINE2 at --recolour 0.3 --epochs 6 --lr 5e-4 --seed 17: the second fine
+    network, src/nardy/vision/checker_fine_second_model.npz)
 
 Two steps, the first cached in ``--tiles``:
 
@@ -44,9 +53,11 @@ Two steps, the first cached in ``--tiles``:
    the truth: ``points``, ``bar`` (light's half is the bottom one in the renderer's boards,
    dark's the top), ``off`` (light's tray the bottom one).
 2. Training (PyTorch, CPU, one thread). Every batch is varied as a camera would vary it:
-   brightness, contrast and colour cast, blur, noise, a mirror image across the tile. One head
-   says the count (0–15), the other light or dark. A tenth of the images (by name) is held out
-   and its accuracy printed each epoch.
+   brightness, contrast and colour cast, blur, noise, a mirror image across the tile; with
+   ``--recolour`` a share of it also in colours no board or checker set is rendered in (hues
+   turned, colour weakened or strengthened, lightness bent), so that the reader holds on sets
+   it never saw. One head says the count (0–15), the other light or dark. A tenth of the
+   images (by name) is held out and its accuracy printed each epoch.
 
 The training images come from the renderer with seeds no fixture uses (``--prefix``): the
 fixtures in ``tests/fixtures/boards`` are never trained on, only measured.
@@ -446,11 +457,13 @@ def augment(
     blur_share: float = 0.4,
     noise=0.12,
     mix: float = 0.0,
+    recolour: float = 0.0,
 ):
     """A batch (n, 3, l, w) as other cameras and lights would show it: contrast within
     1 ± ``contrast``, brightness within ± ``brightness``, ``blur_share`` of them blurred, sensor
     noise up to ``noise``; with ``mix``, half the batch in other colours (each channel a mix
-    of all three, weights off the identity by about ``mix``): sets and boards never seen."""
+    of all three, weights off the identity by about ``mix``): sets and boards never seen;
+    first, ``recolour`` of them in other colours (``recoloured``)."""
     import torch
     import torch.nn.functional as F
 
@@ -459,6 +472,8 @@ def augment(
     def r(lo, hi, *shape):
         return lo + (hi - lo) * torch.rand(n, *shape, generator=gen)
 
+    if recolour:
+        x = recoloured(x, gen, recolour)
     x = x * r(1 - contrast, 1 + contrast, 1, 1, 1) + r(-brightness, brightness, 1, 1, 1)
     x = x * r(0.85, 1.15, 3, 1, 1) + r(-0.15, 0.15, 3, 1, 1)  # colour cast
     if mix:
@@ -474,6 +489,31 @@ def augment(
     flip = torch.rand(n, generator=gen) < 0.5
     x[flip] = x[flip].flip(3)
     return x
+
+
+def recoloured(x, gen, share: float):
+    """``share`` of a batch (n, 3, l, w; grey at 0) in the colours of boards and checker sets
+    never rendered: hues turned about the grey axis by any angle, colour weakened or
+    strengthened (0.3–1.7), lightness bent by a gamma of 0.6–1.6. None of it changes which of
+    two sets is the lighter (a hue turn keeps each pixel's channel sum), so the labels hold."""
+    import math
+
+    import torch
+
+    n = len(x)
+    on = torch.rand(n, generator=gen) < share
+    theta = (torch.rand(n, generator=gen) * 2 - 1) * math.pi * on
+    sat = torch.where(on, 0.3 + 1.4 * torch.rand(n, generator=gen), torch.ones(n))
+    gamma = torch.where(on, torch.exp(torch.empty(n).uniform_(-0.5, 0.47, generator=gen)), 1.0)
+    u = torch.full((3,), 3**-0.5)
+    cross = torch.tensor([[0.0, -u[2], u[1]], [u[2], 0.0, -u[0]], [-u[1], u[0], 0.0]])
+    c, s = torch.cos(theta)[:, None, None], torch.sin(theta)[:, None, None]
+    turn = c * torch.eye(3) + s * cross + (1 - c) * torch.outer(u, u)
+    grey = x.mean(1, keepdim=True)
+    x = grey + sat[:, None, None, None] * (x - grey)
+    x = torch.einsum("nij,njhw->nihw", turn, x)
+    level = ((x * 64 + 128) / 255).clamp(0, 1) ** gamma[:, None, None, None]
+    return (level * 255 - 128) / 64
 
 
 def train(args: argparse.Namespace) -> None:
@@ -534,7 +574,7 @@ def train(args: argparse.Namespace) -> None:
         total = 0.0
         for idx in order:
             x, extra, count, colour = tensors(np.sort(idx))
-            out = model(augment(x, gen, mix=args.colour_mix), extra)
+            out = model(augment(x, gen, mix=args.colour_mix, recolour=args.recolour), extra)
             loss = F.cross_entropy(out[:, : MOST + 1], count)
             has = colour != IGNORE
             if has.any():
@@ -685,6 +725,9 @@ def main() -> int:
     ap.add_argument("--teacher", type=Path, help="distil from these fast weights (.npz)")
     ap.add_argument("--distil", type=float, default=0.5, help="the teacher's share of the loss")
     ap.add_argument("--colour-mix", type=float, default=0.0, help="other colours (augment)")
+    ap.add_argument(
+        "--recolour", type=float, default=0.0, help="share of tiles drawn in other colours"
+    )
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
     args.channels = args.channels or ([12, 24, 48] if args.fine else [8, 16, 32])

@@ -165,9 +165,12 @@ def test_a_tile_the_fine_network_doubts_reads_the_same_as_its_mirror_image():
     mirrored = np.ascontiguousarray(tiles[:, :, ::-1])
     once = read_fine(tiles, kinds, FINE_WEIGHTS, again=0.0)
     assert not np.allclose(once.count_p, read_fine(mirrored, kinds, FINE_WEIGHTS, 0.0).count_p)
-    both = read_fine(tiles, kinds, FINE_WEIGHTS, again=1.1)  # every tile doubted
-    assert np.allclose(both.count_p, read_fine(mirrored, kinds, FINE_WEIGHTS, 1.1).count_p)
+    both = read_fine(tiles, kinds, FINE_WEIGHTS, again=1.1, second=None)  # every tile doubted
+    mirror_both = read_fine(mirrored, kinds, FINE_WEIGHTS, 1.1, second=None)
+    assert np.allclose(both.count_p, mirror_both.count_p)
     assert np.allclose(both.count_p.sum(axis=1), 1.0)
+    three = read_fine(tiles, kinds, FINE_WEIGHTS, again=1.1)  # and the second network's word
+    assert not np.allclose(three.count_p, both.count_p)
     sure = once.count_p.max(axis=1) >= 0.8  # those it is sure of it reads only once
     part = read_fine(tiles, kinds, FINE_WEIGHTS, again=0.8)
     assert np.array_equal(part.count_p[sure], once.count_p[sure])

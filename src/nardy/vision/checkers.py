@@ -11,7 +11,9 @@ beside this module (``checker_model.npz``).
 The fast network sees each tile averaged over 2 × 2 pixels, too coarse to count the layers of a
 tall stack. A second, finer network (``checker_fine_model.npz``, same shape, wider) reads the
 tiles at full size, but only those the fast one calls tall or is unsure of, so a frame costs
-little more than the fast pass; a tile it doubts it reads once more in its mirror image.
+little more than the fast pass. A tile the fine one doubts is read again in its mirror image
+and by a second fine network (``checker_fine_second_model.npz``, taught on tiles in other
+colours as well), and the three readings agreed.
 
 A tile alone cannot always tell light from dark (a red checker in shadow, a cream one on a cream
 point, a set it never saw), but the board holds only two sets: ``settle_colours`` splits the
@@ -33,6 +35,7 @@ from nardy.vision.config import VisionConfig
 
 WEIGHTS = Path(__file__).with_name("checker_model.npz")
 FINE_WEIGHTS = Path(__file__).with_name("checker_fine_model.npz")
+SECOND_WEIGHTS = Path(__file__).with_name("checker_fine_second_model.npz")
 MOST = 15  # checkers one tile can hold: a whole side
 POINT, BAR, TRAY = 0, 1, 2  # kinds of tile
 
@@ -96,9 +99,9 @@ def _as_read(count_p: np.ndarray, light_p: np.ndarray) -> TilesRead:
     return TilesRead(counts, light, conf, count_p, light_p)
 
 
-def _agreed(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The normalised geometric mean of two readings' probabilities (rows)."""
-    p = np.sqrt(a * b)
+def _agreed(*probs: np.ndarray) -> np.ndarray:
+    """The normalised geometric mean of readings' probabilities (rows)."""
+    p = np.exp(np.mean([np.log(np.maximum(q, 1e-30)) for q in probs], axis=0))
     return p / p.sum(axis=1, keepdims=True)
 
 
@@ -106,18 +109,29 @@ def _two(light_p: np.ndarray) -> np.ndarray:
     return np.stack([light_p, 1.0 - light_p], axis=1)
 
 
-def read_fine(tiles: np.ndarray, kinds: np.ndarray, weights: Path, again: float) -> TilesRead:
+def read_fine(
+    tiles: np.ndarray,
+    kinds: np.ndarray,
+    weights: Path,
+    again: float,
+    second: Path | None = SECOND_WEIGHTS,
+) -> TilesRead:
     """Tiles through the fine network; those it reads less surely than ``again`` once more in
-    their mirror image, the two readings' probabilities agreed (their geometric mean). A tall
-    stack's layers, blurred at this size, read unsurely one way may read plainly the other."""
+    their mirror image and through the ``second`` fine network, the readings' probabilities
+    agreed (their geometric mean). A tall stack's layers, blurred at this size, read unsurely
+    one way may read plainly the other; the second network, taught on tiles in colours no set
+    is rendered in, errs elsewhere than the first."""
     read = read_with(tiles, kinds, weights, fine=True)
     doubt = np.flatnonzero(read.count_p.max(axis=1) < again)
     if not len(doubt):
         return read
-    mirror = read_with(tiles[doubt, :, ::-1], kinds[doubt], weights, fine=True)
+    others = [read_with(tiles[doubt, :, ::-1], kinds[doubt], weights, fine=True)]
+    if second is not None:
+        others.append(read_with(tiles[doubt], kinds[doubt], second, fine=True))
     count_p, light_p = read.count_p.copy(), read.light_p.copy()
-    count_p[doubt] = _agreed(read.count_p[doubt], mirror.count_p)
-    light_p[doubt] = _agreed(_two(read.light_p[doubt]), _two(mirror.light_p))[:, 0]
+    count_p[doubt] = _agreed(read.count_p[doubt], *(o.count_p for o in others))
+    lights = (_two(o.light_p) for o in others)
+    light_p[doubt] = _agreed(_two(read.light_p[doubt]), *lights)[:, 0]
     return _as_read(count_p, light_p)
 
 
@@ -149,7 +163,7 @@ def read_tiles(
     again = np.flatnonzero(needs_fine(read, kinds, config))
     if not len(again):
         return read
-    closer = read_fine(tiles[again], kinds[again], fine_weights, config.fine_mirror)
+    closer = read_fine(tiles[again], kinds[again], fine_weights, config.fine_doubt)
     fields = ("counts", "light", "confidence", "count_p", "light_p")
     merged = [getattr(read, f).copy() for f in fields]
     for mine, theirs in zip(merged, (getattr(closer, f) for f in fields), strict=True):
