@@ -65,3 +65,16 @@ def test_a_position_that_is_not_a_start_has_no_orientation():
     reading[5] -= 1
     with pytest.raises(ValueError):
         orientation_from_start(reading, "backgammon")
+
+
+@pytest.mark.parametrize(
+    ("ace", "row", "half"),
+    [(1, "bottom", "right"), (12, "bottom", "left"), (13, "top", "left"), (24, "top", "right")],
+)
+def test_lights_home_lies_where_its_ace_point_is(ace, row, half):
+    o = Orientation(ace)
+    assert (o.light_row, o.home_half) == (row, half)
+    home = {o.image_point(p) for p in range(1, 7)}  # light's home board in image numbering
+    bottom = all(p <= 12 for p in home)  # image points 1-12 run along the bottom edge
+    right = all(p <= 6 or p >= 19 for p in home)  # 1-6 bottom right, 19-24 top right
+    assert (row == "bottom") == bottom and (half == "right") == right

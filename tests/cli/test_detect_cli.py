@@ -136,6 +136,5 @@ def test_detect_gives_every_die_and_the_cube_a_confidence():
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["dice"] and out["cube"] is not None  # a fixture with two dice and the cube
-    sure = out["confidence"]
-    assert len(sure["dice"]) == len(out["dice"])
-    assert all(0.0 < c <= 1.0 for c in [*sure["dice"], sure["cube"]])
+    sure = [d["confidence"] for d in out["dice"]] + [out["cube"]["confidence"]]
+    assert all(0.0 < c <= 1.0 for c in sure)

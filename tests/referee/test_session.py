@@ -177,13 +177,16 @@ def test_a_live_table_writes_a_folder_that_replays_to_its_record(tmp_path):
     assert replay(folder, rules=rules(LEGAL)).record() == record
 
 
-def test_vision_is_told_how_many_checkers_a_side_has_in_the_tables_variant():
-    from nardy.referee.session import VisionReader, checkers_of
+def test_vision_is_told_the_checkers_a_side_has_and_the_start_of_the_tables_variant():
+    from nardy.referee.session import VisionReader
+    from nardy.rules.variant import get_variant
 
-    assert checkers_of(TableSetup(variant="hypergammon")) == 3
-    assert checkers_of(TableSetup(variant="long")) == 15
-    assert checkers_of(TableSetup(variant="no-such-game")) is None
-    assert VisionReader(checkers_per_side=3).config.checkers_per_side == 3
+    hyper = VisionReader.for_table(TableSetup(variant="hypergammon"))
+    assert hyper.config.checkers_per_side == 3
+    assert hyper.start == get_variant("hypergammon").start().points
+    assert VisionReader.for_table(TableSetup(variant="long")).config.checkers_per_side == 15
+    unknown = VisionReader.for_table(TableSetup(variant="no-such-game"))
+    assert unknown.config.checkers_per_side is None and unknown.start is None
     assert VisionReader().config.checkers_per_side is None
 
 
@@ -312,7 +315,7 @@ def test_vision_turns_the_board_into_lights_numbering_from_the_starting_position
     reader = _stubbed_reader(image, dice, start=start)
     frame = np.zeros((540, 960, 3), np.uint8)
     obs, _ = reader.read(0, frame)
-    assert reader.profile.orientation == across
+    assert reader.orientation == across
     assert obs.points == start
     assert [d.where for d in obs.dice] == ["right"]  # the image's left half is light's home
     later = list(image)  # light's 6-point (image point 18) moves to its 3-point (image 15)
@@ -330,5 +333,5 @@ def test_vision_without_a_starting_position_keeps_the_image_numbering():
     moved[5], moved[2] = moved[5] - 1, 1
     reader = _stubbed_reader(moved, start=start)
     obs, _ = reader.read(0, np.zeros((540, 960, 3), np.uint8))
-    assert reader.profile.orientation is None
+    assert reader.orientation is None
     assert obs.points == tuple(moved)

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
+from nardy.calibration import Orientation
 from nardy.vision.cube import CubeInputError, find_cube
 from nardy.vision.dice import board_homography
 
@@ -68,9 +69,7 @@ def test_a_profile_gives_the_corners_and_lights_side():
     image, truth = next((i, t) for i, t in sides if find_cube(i, t["corners"]) is not None)
     edge = edge_of(truth)
     for light_ace, light_edge in ((1, "bottom"), (13, "top")):
-        profile = SimpleNamespace(
-            corners=truth["corners"], orientation=SimpleNamespace(light_ace=light_ace)
-        )
+        profile = SimpleNamespace(corners=truth["corners"], orientation=Orientation(light_ace))
         seen = find_cube(image, profile)
         assert seen is not None and seen.edge == edge
         assert seen.where == ("light" if edge == light_edge else "dark")

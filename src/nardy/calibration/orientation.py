@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 ACE_CORNERS = (1, 12, 13, 24)
 
@@ -34,6 +34,16 @@ class Orientation:
     def __post_init__(self) -> None:
         if self.light_ace not in ACE_CORNERS:
             raise OrientationError(f"light's ace point must be one of {ACE_CORNERS}")
+
+    @property
+    def light_row(self) -> Literal["bottom", "top"]:
+        """The long edge of the image along which light's home board lies."""
+        return "bottom" if self.light_ace <= 12 else "top"
+
+    @property
+    def home_half(self) -> Literal["right", "left"]:
+        """The half of the image (either side of the bar) that holds light's home board."""
+        return "left" if self.light_ace in (12, 13) else "right"
 
     def image_point(self, light_point: int) -> int:
         """Light's point number → the image's point number."""

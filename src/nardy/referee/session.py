@@ -277,6 +277,8 @@ class VisionReader:
     numbering. The orientation between the two is the profile's, or else it is found on the
     first clear frame that shows the variant's starting position (``start``, in light's
     numbering) and kept. Until then light's ace point is taken to be the image's point 1.
+    The board is read with the profile as it was given or measured (its reader's maps built
+    once); the orientation joins it only where it counts, for the cube's side.
     """
 
     name = "nardy.vision"
@@ -308,8 +310,22 @@ class VisionReader:
         self.config = VisionConfig(checkers_per_side=checkers_per_side)
         self.tracker = StillnessTracker(_scaled(self.config, frame_ms))
         self.start = start
+        self.orientation = getattr(profile, "orientation", None)
         #: The last frame's full result (``nardy.vision.detect.DetectResult``), for drawing.
         self.last: Any = None
+
+    @classmethod
+    def for_table(
+        cls, setup: TableSetup, profile: Any = None, frame_ms: int = FRAME_MS
+    ) -> VisionReader:
+        """A reader told what the table's variant tells vision: the checkers a side has and
+        the starting position."""
+        variant = _variant(setup)
+        start = None
+        if variant is not None and variant.layout is not None:
+            start = variant.start().points
+        checkers = variant.checkers if variant is not None else None
+        return cls(profile, setup.corners, frame_ms, checkers, start)
 
     @classmethod
     def for_session(cls, session: Session) -> VisionReader:
@@ -324,13 +340,7 @@ class VisionReader:
                 raise SessionError(f"{session.setup.profile}: {e}") from None
         times = [ms for ms, _ in session.frames]
         gaps = sorted(b - a for a, b in itertools.pairwise(times)) or [FRAME_MS]
-        return cls(
-            profile,
-            session.setup.corners,
-            gaps[len(gaps) // 2],
-            checkers_of(session.setup),
-            start_of(session.setup),
-        )
+        return cls.for_table(session.setup, profile, gaps[len(gaps) // 2])
 
     def read(self, t_ms: int, frame: Any) -> tuple[Observation, bool]:
         """The frame's reading, and whether the board is still. The dice and the cube are
@@ -345,65 +355,49 @@ class VisionReader:
             # clear frame is the calibration: it is not made again on every frame (nor thrown
             # by a hand over a later one)
             self.profile = result.profile
-        if result.reading.usable and result.profile is not None:
-            result = self._oriented(result)
+        if self.orientation is None and self.start is not None and result.reading.usable:
+            self.orientation = _start_orientation(result.reading.points, self.start)
         still = self.tracker.update(image, usable=result.reading.usable).still
         still = still and result.reading.usable
         if still:
-            result = self.with_objects(result, image)  # the cube's side follows the orientation
+            oriented = result.profile.with_orientation(self.orientation)  # the cube's side
+            result = self.with_objects(dataclasses.replace(result, profile=oriented), image)
         self.last = result
         obs = observation_from_json(result.to_json())
-        if self.profile is not None and self.profile.orientation is not None:
-            obs = _in_light_terms(obs, self.profile.orientation)
+        if self.orientation is not None:
+            obs = _in_light_terms(obs, self.orientation)
         return obs, still
 
-    def _oriented(self, result: Any) -> Any:
-        """``result`` with the orientation on its profile: the kept profile's, or the one that
-        makes this reading the starting position (then kept)."""
-        from nardy.calibration import OrientationError, orientation_of
 
-        if self.profile is None:
-            return result
-        if self.profile.orientation is None and self.start is not None:
-            try:
-                found = orientation_of(result.reading.points, self.start, "the starting position")
-            except OrientationError:
-                return result
-            self.profile = self.profile.with_orientation(found)
-        orientation = self.profile.orientation
-        return dataclasses.replace(result, profile=result.profile.with_orientation(orientation))
-
-
-def checkers_of(setup: TableSetup) -> int | None:
-    """How many checkers each side plays with in this table's variant (None: not known)."""
+def _variant(setup: TableSetup) -> Any:
+    """The table's variant from the rules engine (None: an unknown variant or option, which
+    the referee reports itself)."""
     from nardy.rules.variant import get_variant
 
     try:
-        return get_variant(setup.variant, **dict(setup.options)).checkers
-    except (TypeError, ValueError):  # an unknown variant or option: the referee says so itself
+        return get_variant(setup.variant, **dict(setup.options))
+    except (TypeError, ValueError):
+        return None
+
+
+def _start_orientation(image_points: tuple[int, ...], start: tuple[int, ...]) -> Any:
+    """The orientation under which a reading is the starting position, or None."""
+    from nardy.calibration import OrientationError, orientation_of
+
+    try:
+        return orientation_of(image_points, start, "the starting position")
+    except OrientationError:
         return None
 
 
 def _in_light_terms(obs: Observation, orientation: Any) -> Observation:
     """``obs`` read as the board lies in the image, told in light's numbering: the points
     renumbered, and the dice's halves named as if light's home were the right half."""
-    points = tuple(orientation.to_light(obs.points))
     dice = obs.dice
-    if orientation.light_ace in (12, 13):  # light's home is the image's left half
+    if orientation.home_half == "left":
         swap = {"left": "right", "right": "left"}
         dice = tuple(dataclasses.replace(d, where=swap.get(d.where, d.where)) for d in dice)
-    return dataclasses.replace(obs, points=points, dice=dice)
-
-
-def start_of(setup: TableSetup) -> tuple[int, ...] | None:
-    """The points of this table's variant's starting position, in light's numbering (None:
-    not known, or the variant defines none)."""
-    from nardy.rules.variant import get_variant
-
-    try:
-        return get_variant(setup.variant, **dict(setup.options)).start().points
-    except (TypeError, ValueError):
-        return None
+    return dataclasses.replace(obs, points=tuple(orientation.to_light(obs.points)), dice=dice)
 
 
 def _scaled(config: Any, gap_ms: int) -> Any:

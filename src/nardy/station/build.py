@@ -133,7 +133,7 @@ def start_table(spec: TableSpec, default_root: Path = Path("nardy-sessions")) ->
         station.arm_on_turn(driver)
     if spec.camera is not None:
         from nardy.device.camera import Camera, FrameSourceError, open_source
-        from nardy.referee.session import VisionReader, checkers_of, start_of
+        from nardy.referee.session import FRAME_MS, VisionReader
 
         try:
             source = open_source(spec.camera)
@@ -143,13 +143,8 @@ def start_table(spec: TableSpec, default_root: Path = Path("nardy-sessions")) ->
         running.stoppers.append(source.close)
         # A camera sends about 30 frames a second; a video or a folder standing in for one is
         # read with vision's own default.
-        per_side, start = checkers_of(spec.setup), start_of(spec.setup)
-        if isinstance(source, Camera):
-            reader = VisionReader(profile, spec.setup.corners, 33, per_side, start)
-        else:
-            reader = VisionReader(
-                profile, spec.setup.corners, checkers_per_side=per_side, start=start
-            )
+        frame_ms = 33 if isinstance(source, Camera) else FRAME_MS
+        reader = VisionReader.for_table(spec.setup, profile, frame_ms)
         station.feed_frames(
             _recorded(_live_frames(source, station), writer),
             reader,

@@ -228,7 +228,7 @@ def candidates(view: np.ndarray, cfg: CubeConfig = CubeConfig()) -> list[tuple[f
     near = max(3, int(side * cfg.spacing)) | 1
     size = (view.shape[1], view.shape[0])
     regions, inside = _regions(size, cfg)
-    found: list[np.ndarray] = []
+    ys_in, xs_in, energy_in = [], [], []  # each piece's peaks
     for (y0, y1, x0, x1), (u0, u1, v0, v1) in _pieces(size, cfg, 1 + k // 2 + near // 2 + 2):
         part = view[u0:u1, v0:v1]
         gx = cv2.Sobel(part, cv2.CV_32F, 1, 0, ksize=3)
@@ -240,15 +240,15 @@ def candidates(view: np.ndarray, cfg: CubeConfig = CubeConfig()) -> list[tuple[f
         at = cv2.findNonZero(peaks[core].view(np.uint8))
         if at is not None:
             at = at.reshape(-1, 2)
-            e = energy[core][at[:, 1], at[:, 0]]
-            found.append(np.column_stack([at[:, 1] + y0, at[:, 0] + x0, e.view(np.int32)]))
-    if not found:
+            ys_in.append(at[:, 1] + y0)
+            xs_in.append(at[:, 0] + x0)
+            energy_in.append(energy[core][at[:, 1], at[:, 0]])
+    if not ys_in:
         return []
-    peaks_at = np.concatenate(found)
+    ys, xs, energy_at = (np.concatenate(a) for a in (ys_in, xs_in, energy_in))
     # row by row, as the whole view's peaks would be found: ties in energy keep that order
-    peaks_at = peaks_at[np.lexsort((peaks_at[:, 1], peaks_at[:, 0]))]
-    ys, xs = peaks_at[:, 0], peaks_at[:, 1]
-    energy_at = np.ascontiguousarray(peaks_at[:, 2]).view(np.float32)
+    row_order = np.lexsort((xs, ys))
+    ys, xs, energy_at = ys[row_order], xs[row_order], energy_at[row_order]
     order = np.argsort(-energy_at)
     out: list[tuple[float, float]] = []
     for region, share in enumerate(cfg.most, start=1):
@@ -338,7 +338,7 @@ def _board(board: Any, light_edge: str | None) -> tuple[Sequence[Sequence[float]
     corners = getattr(board, "corners", board)
     orientation = getattr(board, "orientation", None)
     if light_edge is None and orientation is not None:
-        light_edge = "bottom" if int(orientation.light_ace) <= 12 else "top"
+        light_edge = orientation.light_row
     return corners, light_edge
 
 

@@ -8,7 +8,7 @@ anything from it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -16,9 +16,6 @@ from nardy.calibration import BoardProfile, ProfileError
 from nardy.vision.board import board_reader
 from nardy.vision.config import VisionConfig
 from nardy.vision.reading import BoardReading
-
-if TYPE_CHECKING:
-    from nardy.vision.cube import CubeReading
 
 
 @dataclass(frozen=True)
@@ -28,16 +25,12 @@ class DetectResult:
     dice: tuple[dict[str, Any], ...] = ()
     cube: dict[str, Any] | None = None
     extras: dict[str, Any] = field(default_factory=dict)
-    dice_confidence: tuple[float, ...] = ()  # one per die, in ``dice``'s order
-    cube_confidence: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         out = self.reading.to_json()
         conf = out.pop("confidence")
         out["dice"] = list(self.dice)
         out["cube"] = self.cube
-        conf["dice"] = [round(c, 3) for c in self.dice_confidence]
-        conf["cube"] = None if self.cube_confidence is None else round(self.cube_confidence, 3)
         out["confidence"] = conf
         return out
 
@@ -67,8 +60,7 @@ def detect_image(
             profile = profile.for_size(size)
         except ProfileError as e:
             return DetectResult(BoardReading.unusable(str(e)), profile)
-    # kept from frame to frame; whose side is whose changes none of its maps
-    reading = board_reader(profile.with_orientation(None), config).read(image)
+    reading = board_reader(profile, config).read(image)  # kept from frame to frame
     result = DetectResult(reading, profile)
     return with_objects(result, image) if objects else result
 
@@ -77,14 +69,8 @@ def with_objects(result: DetectResult, image: np.ndarray) -> DetectResult:
     """``result`` with the dice and the cube in ``image`` read (the costly part of a frame)."""
     if result.profile is None:
         return result
-    dice, sure, cube = _dice_and_cube(image, result.profile, result.reading)
-    return replace(
-        result,
-        dice=dice,
-        dice_confidence=sure,
-        cube=cube.to_json() if cube is not None else None,
-        cube_confidence=cube.confidence if cube is not None else None,
-    )
+    dice, cube = _dice_and_cube(image, result.profile, result.reading)
+    return replace(result, dice=dice, cube=cube)
 
 
 def profile_from_corners(image: np.ndarray, corners: Any) -> BoardProfile:
@@ -110,12 +96,12 @@ def where_on_board(profile: BoardProfile, centre: tuple[float, float]) -> str:
 
 def _dice_and_cube(
     image: np.ndarray, profile: BoardProfile, reading: BoardReading
-) -> tuple[tuple[dict[str, Any], ...], tuple[float, ...], CubeReading | None]:
-    """The dice (in ``nardy detect``'s form) with their confidences, and the cube."""
+) -> tuple[tuple[dict[str, Any], ...], dict[str, Any] | None]:
+    """The dice and the cube in ``nardy detect``'s form, each with its confidence."""
     from nardy.vision.cube import find_cube
     from nardy.vision.dice import DiceConfig, find_dice
 
-    dice, sure = [], []
+    dice = []
     # on a board the learned reader, told the dice's size by the board, reads far better than
     # the pip reader (the default for photographs until it reads plainly drawn dice as well)
     for d in find_dice(image, DiceConfig(reader="learned"), profile.corners):
@@ -127,12 +113,15 @@ def _dice_and_cube(
                 "where": where_on_board(profile, centre),
                 "center": [round(centre[0], 1), round(centre[1], 1)],
                 "box": [int(v) for v in d.box],
+                "confidence": round(float(d.confidence), 3),
             }
         )
-        sure.append(float(d.confidence))
     light_edge = None
     if profile.orientation is None:  # whose side is whose, told from the checkers
         from nardy.vision.sides import light_row
 
         light_edge = light_row(reading.points, reading.bar, reading.off).row
-    return tuple(dice), tuple(sure), find_cube(image, profile, light_edge=light_edge)
+    cube = find_cube(image, profile, light_edge=light_edge)
+    if cube is None:
+        return tuple(dice), None
+    return tuple(dice), {**cube.to_json(), "confidence": round(cube.confidence, 3)}

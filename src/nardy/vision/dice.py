@@ -77,6 +77,10 @@ class DiceConfig:
     map_face: float = 10.0
     map_margin: float = 0.35
 
+    def __post_init__(self) -> None:
+        if self.reads < 1:
+            raise ValueError("DiceConfig.reads: the learned reader reads each die at least once")
+
 
 @dataclass(frozen=True)
 class DieReading:

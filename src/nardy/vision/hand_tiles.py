@@ -33,9 +33,10 @@ def tile_probs(tiles: np.ndarray, weights: Path, fine: bool) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-logit))
 
 
-def hand_probs(tiles: np.ndarray, fine_from: float = 0.2) -> np.ndarray:
+def hand_probs(tiles: np.ndarray, fine_from: float) -> np.ndarray:
     """The probability that a hand lies over each tile: the fast network's, and the fine
-    one's for the tiles the fast one gives ``fine_from`` or more."""
+    one's for the tiles the fast one gives ``fine_from`` or more
+    (``VisionConfig.hand_fine_from``)."""
     probs = tile_probs(tiles, WEIGHTS, fine=False)
     again = np.flatnonzero(probs >= fine_from)
     if len(again):
