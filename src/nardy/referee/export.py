@@ -38,6 +38,7 @@ from nardy.record.model import numbering_of
 from nardy.record.steps import steps_of
 from nardy.referee.notation import NotationError, parse_play
 from nardy.rules.position import Numbering, Position, Side
+from nardy.rules.variant import get_variant
 
 _CUBE = {"offer": CubeKind.DOUBLE, "double": CubeKind.DOUBLE, "take": CubeKind.TAKE,
          "drop": CubeKind.DROP, "beaver": CubeKind.BEAVER}  # fmt: skip
@@ -82,7 +83,7 @@ def to_record(data: Mapping[str, Any], start: Position | None = None) -> Record:
             cube_limit=options.get("cube_limit"),
         )
         if start is None:
-            start = _start_of(variant, options)
+            start = get_variant(variant, **options).start()
         games: list[Game] = []
         score: tuple[float, float] = (0, 0)
         for g in data["games"]:
@@ -96,14 +97,6 @@ def to_record(data: Mapping[str, Any], start: Position | None = None) -> Record:
     record = Record(header, tuple(games))
     check(record)
     return record
-
-
-def _start_of(variant: str, options: Mapping[str, Any]) -> Position:
-    try:
-        from nardy.rules.variant import get_variant
-    except ImportError:
-        raise RecordError("the rules engine has no variants yet: pass the start position") from None
-    return get_variant(variant, **dict(options)).start()
 
 
 def _game(g: Mapping[str, Any], header: Header, start: Position, score) -> Game:

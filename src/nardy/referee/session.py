@@ -291,15 +291,10 @@ class VisionReader:
         checkers_per_side: int | None = None,
         start: tuple[int, ...] | None = None,
     ) -> None:
-        try:
-            from nardy.vision.config import VisionConfig
-            from nardy.vision.detect import detect_image, with_objects
-            from nardy.vision.still import StillnessTracker
-        except ImportError:
-            raise SessionError(
-                "this session has frames but nardy.vision cannot read boards yet "
-                "(--truth-frames replays fixtures that keep their frames' truth)"
-            ) from None
+        from nardy.vision.config import VisionConfig
+        from nardy.vision.detect import detect_image, with_objects
+        from nardy.vision.still import StillnessTracker
+
         self.detect = detect_image
         self.with_objects = with_objects
         self.frames = _Frames()
