@@ -1,13 +1,14 @@
 """Reading one 1280×720 frame, single-threaded, beside decoding that JPEG frame in the same run.
 
-    PYTHONPATH=src python benchmarks/vision.py [IMAGE.jpg ...] [--detect]
+    PYTHONPATH=src python benchmarks/vision.py [IMAGE.jpg ...] [--detect] [--repeat N]
 
 With no image, two frames: the plainly drawn board of ``tests/vision`` (a drawn frame
 compresses well, so it decodes faster than a photo) and the fixture photo ``bg-mid-010.jpg``.
 For each it prints the median and the best time of decoding and of reading the board (a reader
 kept from frame to frame, as a live table keeps it), their ratio (the aim: reading under 2× the
 decode), and the read's stages. ``--detect`` also times the whole of ``detect_image`` (the dice
-and the cube as well, each read from the whole frame).
+and the cube as well, each read from the whole frame). An image needs its truth beside it
+(``NAME.json`` with the board's ``corners``, as the fixtures have).
 
 Times are the process's CPU time (``time.process_time``, every thread of it, so a stray BLAS
 or OpenCV thread would count): on a machine shared with other jobs, wall time also counts the
@@ -25,6 +26,7 @@ os.environ["OPENBLAS_NUM_THREADS"] = "1"
 os.environ["OMP_NUM_THREADS"] = "1"
 os.environ["MKL_NUM_THREADS"] = "1"
 
+import argparse
 import json
 import sys
 import time
@@ -46,6 +48,7 @@ from nardy.vision.usable import (
     frame_intruder,
     frame_light,
     hand_over_tiles,
+    strips_gray,
     surface_blur,
     surface_glare,
 )
@@ -89,11 +92,18 @@ def _stages(reader: BoardReader, frame: np.ndarray) -> dict[str, Callable[[], ob
     return {
         "sampling (one remap, levels)": lambda: reader.sampler.sample(frame),
         "usability network (view, net)": lambda: check.clear(frame),
-        "motion blur": lambda: surface_blur(check.surface_gray(frame), config),
+        "motion blur (strips, as the read)": lambda: check.motion_blur(
+            frame, strips_gray(tiles.strip_row())
+        ),
+        "motion blur (surface, strips unsure)": lambda: surface_blur(
+            check.surface_gray(frame), config
+        ),
         "edges, light, glare": lambda: (
             edge_drift(check.edges(frame), config),
             frame_light(frame, config),
-            surface_glare(tiles.strip_row(), tiles.raw_level(config.glare_level), config),
+            surface_glare(
+                strips_gray(tiles.strip_row()), tiles.raw_level(config.glare_level), config
+            ),
         ),
         "frame band (when unsure)": lambda: frame_intruder(
             tiles.get("band", lab=True),
@@ -161,14 +171,28 @@ def bench(path: Path | None, detect: bool, repeat: int = 60) -> float:
     return read / decode
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument(
+        "images",
+        nargs="*",
+        type=Path,
+        help="JPEG frames, each with NAME.json giving the board's corners "
+        "(default: a drawn board and bg-mid-010.jpg)",
+    )
+    ap.add_argument("--detect", action="store_true", help="also time the whole of detect_image")
+    ap.add_argument("--repeat", type=int, default=60, help="runs of each timing (default 60)")
+    args = ap.parse_args(argv)
+    if args.repeat < 1:
+        ap.error("--repeat must be at least 1")
+    for path in args.images:
+        if not path.is_file() or not path.with_suffix(".json").is_file():
+            ap.error(f"{path}: needs the image and its truth {path.with_suffix('.json').name}")
     cv2.setNumThreads(1)
-    detect = "--detect" in argv
-    paths = [Path(a) for a in argv if a != "--detect"]
-    for path in paths or [None, PHOTO]:
-        bench(path, detect)
+    for path in args.images or [None, PHOTO]:
+        bench(path, args.detect, args.repeat)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main())

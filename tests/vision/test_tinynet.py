@@ -53,12 +53,20 @@ def test_a_map_runs_its_layers_in_order_with_relu_between():
     assert np.allclose(fcn(weights, x), want, atol=1e-3)
 
 
-@pytest.mark.parametrize("shape", [(3, 8, 4, 3), (1, 6, 10, 5), (2, 2, 2, 1)])
-def test_a_convolution_pooled_is_relu_of_the_largest_of_each_two_by_two(shape):
+@pytest.mark.parametrize(
+    "shape",
+    # narrow rows (width × channels up to ROW_NUMBERS) go a row at a time, wider ones tap by tap
+    [(3, 8, 4, 3), (2, 8, 8, 4), (1, 6, 10, 5), (2, 4, 16, 3), (2, 2, 2, 1), (2, 4, 6, 1)],
+)
+@pytest.mark.parametrize("laid_out", ["batch", "side by side"])
+def test_a_convolution_pooled_is_relu_of_the_largest_of_each_two_by_two(shape, laid_out):
     """Each image of the batch on its own: a pixel's neighbours never come from the next
-    image, the next row, or the padding's other side."""
+    image, the next row, or the padding's other side; the same whether the batch is one
+    block or the images' rows lie side by side (the sampler's layout of the tiles)."""
     rng = np.random.default_rng(sum(shape))
     x = rng.normal(size=shape).astype(np.float32)
+    if laid_out == "side by side":
+        x = x.transpose(1, 0, 2, 3).copy().transpose(1, 0, 2, 3)
     w = rng.normal(size=(4, shape[3], 3, 3)).astype(np.float32)
     b = rng.normal(size=4).astype(np.float32)
     got = conv_relu_pool(x, w, b)

@@ -11,7 +11,16 @@ import pytest
 
 from nardy.calibration import BoardProfile
 from nardy.vision.config import VisionConfig
-from nardy.vision.usable import FrameCheck, edge_drift, hand_over_tiles, surface_blur
+from nardy.vision.sampler import Sampler
+from nardy.vision.usable import (
+    FrameCheck,
+    edge_drift,
+    hand_over_tiles,
+    strips_gray,
+    strips_sharpness,
+    surface_blur,
+    surface_glare,
+)
 
 BOARDS = Path(__file__).resolve().parents[1] / "fixtures" / "boards"
 CFG = VisionConfig()
@@ -104,3 +113,62 @@ def test_a_hand_seen_close_lies_over_two_tiles_or_more():
     assert not verdict.usable and "point 5, point 6" in (verdict.why or "")
     probs[4], probs[25] = 0.01, 0.999
     assert "point 6, the bar" in (hand_over_tiles(probs, CFG).why or "")
+
+
+def _strips(image: np.ndarray, check: FrameCheck) -> np.ndarray:
+    return strips_gray(Sampler(check.profile, CFG).sample(image).strip_row())
+
+
+def _nudged(image: np.ndarray, truth: dict, rng: np.random.Generator) -> np.ndarray:
+    """The camera knocked: the picture slid by 5 % of the board's width and turned a little."""
+    c = np.asarray(truth["corners"])
+    size = (image.shape[1], image.shape[0])
+    slide = 0.05 * np.linalg.norm(c[1] - c[0])
+    turn = cv2.getRotationMatrix2D((size[0] / 2, size[1] / 2), rng.uniform(-1.5, 1.5), 1.0)
+    turn[:, 2] += (slide, -slide)
+    return cv2.warpAffine(image, turn, size, borderMode=cv2.BORDER_REFLECT)
+
+
+def test_the_strips_settle_only_boards_the_surface_calls_sharp(usable_boards):
+    """The quick look for motion blur on the sampler's strips gives the surface's verdict on
+    every kind of frame (clear, a hand, glare, blurred, the camera knocked), and settles the
+    plainly sharp ones by itself (so the surface is measured for the rest only)."""
+    rng = np.random.default_rng(11)
+    frames = [(im, c, "clear") for im, c, _ in usable_boards]
+    for kind in ("hand", "glare", "motion"):
+        frames += [(im, c, kind) for im, c, _ in _fixtures(kind)]
+    frames += [(_nudged(im, t, rng), c, "moved") for im, c, t in usable_boards[:6]]
+    settled = {kind: 0 for _, _, kind in frames}
+    for image, check, kind in frames:
+        strips = _strips(image, check)
+        surface = surface_blur(check.surface_gray(image), CFG)
+        assert check.motion_blur(image, strips).usable == surface.usable, kind
+        if strips_sharpness(strips, CFG.blur_sigma) >= CFG.blur_sure:
+            settled[kind] += 1
+            assert surface.usable, kind
+    print("settled by the strips:", settled)
+    assert settled["motion"] == 0
+    assert settled["clear"] >= len(usable_boards) // 3
+
+
+def test_strips_of_a_smeared_board_are_never_sure_it_is_sharp(usable_boards):
+    """Smeared in any direction, the diagonal ones too (the bottom row's strips run
+    mirrored: counted as they lie, a smear along one diagonal would cancel out)."""
+    rng = np.random.default_rng(5)
+    for image, check, _ in usable_boards[:10]:
+        angle = float(rng.uniform(0, 180))
+        smeared = _motion_blur(image, int(rng.integers(9, 16)), angle)
+        strips = _strips(smeared, check)
+        assert strips_sharpness(strips, CFG.blur_sigma) < CFG.blur_sure, angle
+        assert not check.motion_blur(smeared, strips).usable, angle
+
+
+def test_glare_is_a_blown_out_patch_wider_than_a_checker():
+    width = CFG.strip_pixels
+    strips = np.full((CFG.strip_length, 24 * width), 120, np.uint8)
+    strips[10 : 10 + width, 3 * width : 3 * width + width // 2] = 255  # a white checker
+    assert surface_glare(strips, CFG.glare_level, CFG).usable
+    patch = int(CFG.glare_patch * width) + 2
+    strips[40 : 40 + 2 * patch, 14 * width : 14 * width + patch] = 250
+    verdict = surface_glare(strips, CFG.glare_level, CFG)
+    assert not verdict.usable and "glare" in (verdict.why or "")

@@ -21,6 +21,7 @@ from nardy.vision.usable import (
     frame_intruder,
     frame_light,
     hand_over_tiles,
+    strips_gray,
     surface_glare,
 )
 
@@ -57,6 +58,7 @@ class BoardReader:
         # too dark to trust, but what can be read is read (the levels are stretched)
         light = frame_light(frame, self.config)
         checker_tiles = tiles.checker_tiles()
+        strips = strips_gray(tiles.strip_row())
         judged = self.check.judge(
             frame,
             lambda: frame_intruder(
@@ -68,9 +70,9 @@ class BoardReader:
             lambda: hand_over_tiles(
                 hand_probs(checker_tiles[:26], self.config.hand_fine_from), self.config
             ),
+            strips=strips,
         )
-        blown = tiles.raw_level(self.config.glare_level)
-        glare = surface_glare(tiles.strip_row(), blown, self.config)
+        glare = surface_glare(strips, tiles.raw_level(self.config.glare_level), self.config)
         verdicts = [light, glare, *judged]
         bad = [v for v in verdicts if not v.usable]
         read = settle_colours(

@@ -34,19 +34,18 @@ def frame_light(frame: np.ndarray, config: VisionConfig) -> Verdict:
     return Verdict(True, None, min(1.0, (mean - config.dark_mean) / config.dark_mean))
 
 
-def surface_glare(strip_row: np.ndarray, blown_level: float, config: VisionConfig) -> Verdict:
+def surface_glare(strips_gray: np.ndarray, blown_level: float, config: VisionConfig) -> Verdict:
     """A lamp's reflection that blows out a part of the board: blown-out pixels in a patch
     wider than any checker (a white checker is blown out too, but it is small and round).
-    ``strip_row`` is the 24 point strips side by side (length × 24 strip widths × 3, as
-    ``Tiles.strip_row`` gives them): each quarter's six are that part of the board.
-    ``blown_level`` is the camera's blown-out grey level as it lies in the strips."""
-    width = strip_row.shape[1] // 24
+    ``strips_gray`` is the 24 point strips side by side in grey (length × 24 strip widths, as
+    ``strips_gray`` makes them of ``Tiles.strip_row``): each quarter's six are that part of the
+    board. ``blown_level`` is the camera's blown-out grey level as it lies in the strips."""
+    width = strips_gray.shape[1] // 24
     level = min(blown_level, 254)
     worst = 0.0
     k = int(config.glare_patch * width)
-    # a pixel's grey never exceeds its brightest channel: nothing that bright, nothing blown
-    if strip_row.max() >= level:
-        blown_all = cv2.cvtColor(strip_row, cv2.COLOR_BGR2GRAY) >= level
+    if strips_gray.max() >= level:
+        blown_all = strips_gray >= level
         for q in range(4):
             blown = blown_all[:, 6 * q * width : (6 * q + 6) * width]
             if not blown.any():  # nothing blown out: no patch either
@@ -148,6 +147,49 @@ def surface_blur(gray: np.ndarray, config: VisionConfig) -> Verdict:
     return Verdict(True, None, float(np.clip((ratio - config.blur_ratio) / 0.3, 0, 1)))
 
 
+def strips_gray(strip_row: np.ndarray) -> np.ndarray:
+    """The points' strips (``Tiles.strip_row``) in grey: what the glare check and the quick
+    look for motion blur (``strips_sharpness``) both read."""
+    return cv2.cvtColor(strip_row, cv2.COLOR_BGR2GRAY)
+
+
+def strips_sharpness(gray: np.ndarray, sigma: float) -> float:
+    """``surface_blur``'s measure on the points' strips side by side (``strips_gray``),
+    sampled at about a third of the camera's resolution: each strip on its own (the columns
+    where one strip meets the next are left out), the bottom row's strips turned back the
+    way the top's run (they run from the frame up: mirrored, a diagonal smear leans the other
+    way). Too coarse to tell a slightly smeared board from a sharp one, but a board that is
+    plainly sharp here is sharp (``FrameCheck.motion_blur``): the strips are sampled anyway,
+    and this costs a tenth of the surface's measure."""
+    image = gray.astype(np.float32)
+    weights = _strip_weights(gray.shape[1])
+    fine = _weighted_energy(image, weights)
+    coarse = _weighted_energy(cv2.GaussianBlur(image, (0, 0), sigma), weights)
+    return float(np.min(fine / coarse))
+
+
+def _strip_weights(width: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per column of the strips: whether it counts (not at a strip's edge), and with which
+    sign the cross term counts (the bottom row's twelve strips mirrored)."""
+    strip = width // 24
+    keep = np.ones(width, np.float32)
+    keep[0::strip] = keep[strip - 1 :: strip] = 0.0
+    sign = keep.copy()
+    sign[: 12 * strip] *= -1.0
+    return keep, sign
+
+
+def _weighted_energy(image: np.ndarray, weights: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    gx = cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=3)
+    keep, sign = weights
+    xx = float((gx * gx).sum(axis=0) @ keep)
+    yy = float((gy * gy).sum(axis=0) @ keep)
+    xy = float((gx * gy).sum(axis=0) @ sign)
+    c, s = _COS, _SIN
+    return c * c * xx + s * s * yy + 2 * c * s * xy + 1e-6
+
+
 def edge_drift(profiles: np.ndarray, config: VisionConfig) -> Verdict:
     """The camera knocked out of calibration: the surface's edges are no longer where the
     profile puts them. ``profiles`` (4 sides × along × across, grey) are sampled across each
@@ -237,7 +279,18 @@ class FrameCheck:
             return Verdict(False, f"{CLASSES[worst]} over the board (seen whole)", 0.0)
         return Verdict(True, None, float(np.clip((probs[0] - cut) / (1.0 - cut), 0, 1)))
 
-    def judge(self, frame: np.ndarray, *closer: Callable[[], Verdict]) -> list[Verdict]:
+    def motion_blur(self, frame: np.ndarray, strips: np.ndarray | None = None) -> Verdict:
+        """``surface_blur`` on the surface, unless the points' strips in grey (``strips``,
+        when the reader has them) are so sharp that the board is (``blur_sure``)."""
+        if strips is not None and strips_sharpness(strips, self.config.blur_sigma) >= (
+            self.config.blur_sure
+        ):
+            return Verdict(True, None, 1.0)
+        return surface_blur(self.surface_gray(frame), self.config)
+
+    def judge(
+        self, frame: np.ndarray, *closer: Callable[[], Verdict], strips: np.ndarray | None = None
+    ) -> list[Verdict]:
         """The checks made on the raw frame: the network, motion blur, the board where the
         profile says. ``closer`` make the verdicts of checks on the reader's tiles (the frame
         band, the tiles' hand network): the network and they each see hands the others miss,
@@ -245,13 +298,13 @@ class FrameCheck:
         tiles take a brown checker for a finger now and then; the network has seen only
         rendered boards, at 64×48), so their word stands unless the network is sure the board
         is clear, and the network's alone only when it is sure of a hand or glare. They are
-        only looked at when their word can count."""
+        only looked at when their word can count. ``strips`` (the points' strips in grey)
+        spare the surface's blur measure on a plainly sharp board (``motion_blur``)."""
         probs = self.clear(frame)
-        gray, edges = self.surface_gray(frame), self.edges(frame)
         out = [
             self.learned(probs),
-            surface_blur(gray, self.config),
-            edge_drift(edges, self.config),
+            self.motion_blur(frame, strips),
+            edge_drift(self.edges(frame), self.config),
         ]
         if probs[0] < self.config.band_overruled:
             out.extend(check() for check in closer)
