@@ -183,9 +183,10 @@ def _weighted_energy(image: np.ndarray, weights: tuple[np.ndarray, np.ndarray]) 
     gx = cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=3)
     keep, sign = weights
-    xx = float((gx * gx).sum(axis=0) @ keep)
-    yy = float((gy * gy).sum(axis=0) @ keep)
-    xy = float((gx * gy).sum(axis=0) @ sign)
+    # each column's sums, weighted
+    xx = float(np.einsum("ij,ij->j", gx, gx) @ keep)
+    yy = float(np.einsum("ij,ij->j", gy, gy) @ keep)
+    xy = float(np.einsum("ij,ij->j", gx, gy) @ sign)
     c, s = _COS, _SIN
     return c * c * xx + s * s * yy + 2 * c * s * xy + 1e-6
 
