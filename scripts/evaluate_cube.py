@@ -6,6 +6,8 @@
 Each usable image is read with its true corners. ``--sides points`` (the default) tells light's
 row from the true checkers by ``nardy.vision.sides`` as ``nardy detect`` does from the read ones;
 ``truth`` takes it from the truth (a cube on a side tells it), to see the cube reader apart.
+Where the checkers tell light's row with less than ``CubeConfig.side_sure`` the reader says the
+side is unknown (``where`` None): counted apart, neither right nor wrong.
 Prints cube right, missed, false, where-errors and face-errors, broken down by face, board
 style, cube style and where, and the milliseconds per frame the reader takes.
 """
@@ -57,7 +59,9 @@ def evaluate(
         if how == "truth":
             row = true_light_row(truth)
         else:
-            row = sides.light_row(truth["points"], truth["bar"], truth["off"]).row
+            row = sides.light_row(
+                truth["points"], truth["bar"], truth["off"], sure=config.side_sure
+            ).row
         t0, c0 = time.perf_counter(), time.process_time()
         got = cube_reader.find_cube(image, truth["corners"], light_edge=row, config=config)
         times.append((time.perf_counter() - t0, time.process_time() - c0))
@@ -87,10 +91,13 @@ def evaluate(
         if far > 40:
             c["found elsewhere"] += 1
         face_ok = got.value == want["value"]
+        unknown = got.where is None  # on a side, and whose side the checkers do not tell
         where_ok = got.where == want["where"]
         c["face wrong"] += not face_ok
-        c["where wrong"] += not where_ok
+        c["where wrong"] += not where_ok and not unknown
+        c["side unknown"] += unknown
         c["right"] += face_ok and where_ok
+        c["right or side unknown"] += face_ok and (where_ok or unknown)
         for k in keys:
             c[k, "right"] += face_ok and where_ok
         if show and not (face_ok and where_ok):
@@ -108,6 +115,8 @@ def report(c: Counter) -> str:
         f"missed:       {c['missed']}",
         f"false cube:   {c['false']} of {c['no cube']} without",
         f"where wrong:  {c['where wrong']} (found > 40 px from the truth: {c['found elsewhere']})",
+        f"side unknown: {c['side unknown']} (on a side; the checkers do not tell whose);"
+        f" right but for that: {c['right or side unknown']}/{c['cubes']}",
         f"face wrong:   {c['face wrong']}",
         f"ms per frame: {c['ms']} (CPU {c['cpu ms']}; the machine's other work slows the first)",
     ]

@@ -35,7 +35,6 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-import train_dice_model  # noqa: E402  (beside this script: the network both trainers build)
 
 from nardy.vision import cube as cube_reader  # noqa: E402
 
@@ -72,8 +71,8 @@ def samples(
     gray = cv2.imread(str(path.with_name(truth.get("image") or path.stem + ".jpg")), 0)
     if gray is None:
         return
-    to_view, size = cube_reader.view_transform(truth["corners"])
-    view = cv2.warpPerspective(gray, to_view, size, flags=cv2.INTER_AREA)
+    view, to_view = cube_reader.top_down(gray, truth["corners"])
+    size = (view.shape[1], view.shape[0])
     side = cfg.cube * cube_reader.VIEW_W
     fine = net == "read"
     win = side * (cfg.read_window if fine else cfg.window)
@@ -147,15 +146,32 @@ WIDTHS = {"quick": (8, 16, 32, 64), "screen": (16, 32, 64, 128)}
 OUT = {"quick": cube_reader.QUICK_WEIGHTS, "screen": cube_reader.WEIGHTS}
 
 
+def small_net(outputs: int, patch: int, channels: tuple[int, int, int], hidden: int):
+    """Three 3×3 conv/ReLU/pool stages of ``channels``, a dense layer of ``hidden``, the outputs
+    (the layer names ``vision.tinynet`` reads)."""
+    from torch import nn
+
+    net = nn.Sequential()
+    for i, (cin, cout) in enumerate(zip((1, *channels[:2]), channels, strict=True), start=1):
+        net.add_module(f"conv{i}", nn.Conv2d(cin, cout, 3, padding=1))
+        net.add_module(f"r{i}", nn.ReLU())
+        net.add_module(f"p{i}", nn.MaxPool2d(2))
+    net.add_module("flat", nn.Flatten())
+    net.add_module("fc1", nn.Linear(channels[2] * (patch // 8) ** 2, hidden))
+    net.add_module("r4", nn.ReLU())
+    net.add_module("drop", nn.Dropout(0.3))
+    net.add_module("fc2", nn.Linear(hidden, outputs))
+    return net
+
+
 def build_net(net: str):
-    """The quick network and the screen are the dice reader's, of ``WIDTHS``; the fine one has
-    a fourth stage for its larger patch, fewer channels early (where a 64-pixel patch costs
-    most) and batch norms (folded into the convolutions when written)."""
+    """The quick network and the screen: three 3×3 conv/ReLU/pool stages and two dense layers
+    of ``WIDTHS`` (what ``vision.tinynet`` runs); the fine one has a fourth stage for its larger
+    patch, fewer channels early (where a 64-pixel patch costs most) and batch norms (folded
+    into the convolutions when written)."""
     if net in WIDTHS:
         *channels, hidden = WIDTHS[net]
-        return train_dice_model.build_net(
-            1 + len(cube_reader.FACES), cube_reader.PATCH, tuple(channels), hidden
-        )
+        return small_net(1 + len(cube_reader.FACES), cube_reader.PATCH, tuple(channels), hidden)
     from torch import nn
 
     layers = nn.Sequential()
@@ -216,6 +232,7 @@ def train(
     init: Path | None = None,
     net_name: str = "screen",
     out: Path | None = None,
+    val: Path | None = None,
 ) -> None:
     import torch
     from torch import nn
@@ -227,8 +244,14 @@ def train(
     y = torch.tensor(np.concatenate([z["y"] for z in loaded]))
     keep = (y > 0) | (torch.rand(len(y)) < neg_keep)  # fewer of the many "not the cube"
     x, y = x[keep], y[keep]
-    held = torch.rand(len(y)) < 0.05
-    tx, ty, vx, vy = x[~held], y[~held], x[held], y[held]
+    if val is None:  # a share of the same renders' patches (copies of a cube on both sides)
+        held = torch.rand(len(y)) < 0.05
+        tx, ty, vx, vy = x[~held], y[~held], x[held], y[held]
+    else:  # patches of renders no network learns from
+        with np.load(val) as z:
+            vx = torch.tensor(z["x"].astype(np.float32)[:, None])
+            vy = torch.tensor(z["y"])
+        tx, ty = x, y
     print(f"{len(ty)} patches to train on ({int((ty > 0).sum())} cube), {len(vy)} held out")
     net = build_net(net_name)
     if init is not None and net_name == "read":  # folded: each batch norm the identity, kept so
@@ -300,11 +323,21 @@ def main() -> int:
     tr.add_argument("--neg-keep", type=float, default=1.0, help="share of non-cube patches used")
     tr.add_argument("--init", type=Path, default=None, help="weights (.npz) to start from")
     tr.add_argument("--out", type=Path, default=None, help="where to write (default: the reader's)")
+    tr.add_argument("--val", type=Path, default=None, help="held-out patches (other renders)")
     args = ap.parse_args()
     if args.step == "patches":
         make_patches(args.folders, args.out, args.copies, args.seed, args.match, args.net)
     else:
-        train(args.sets, args.epochs, args.seed, args.neg_keep, args.init, args.net, args.out)
+        train(
+            args.sets,
+            args.epochs,
+            args.seed,
+            args.neg_keep,
+            args.init,
+            args.net,
+            args.out,
+            val=args.val,
+        )
     return 0
 
 

@@ -93,16 +93,15 @@ def test_the_screen_ranks_again_only_the_quick_networks_best_and_the_cube_is_amo
         CubeConfig,
         candidates,
         screen,
+        top_down,
         view_to_board,
-        view_transform,
     )
 
     config = CubeConfig()
     side = config.cube * VIEW_W
     for image, truth in fixtures(with_cube=True)[::8]:
-        to_view, size = view_transform(truth["corners"])
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        view = cv2.warpPerspective(gray, to_view, size, flags=cv2.INTER_AREA)
+        view, to_view = top_down(gray, truth["corners"])
         spots = candidates(view, config)
         p = screen(view, spots, config)
         assert len(spots) > config.screened

@@ -28,6 +28,14 @@ def test_a_bear_off_is_read_by_where_lights_checkers_are_home():
     assert light_row(turned, (0, 0), (10, 8)).row == "top"
 
 
+def test_a_row_told_with_less_than_sure_confidence_is_unknown():
+    pts, bar, off = positions.start(False)
+    seen = light_row(pts, bar, off)
+    assert light_row(pts, bar, off, sure=seen.confidence) == seen
+    doubt = light_row(pts, bar, off, sure=min(1.0, seen.confidence + 1e-6))
+    assert doubt.row is None and doubt.confidence == seen.confidence
+
+
 def test_an_empty_board_tells_nothing():
     assert light_row([0] * 24).row is None
 

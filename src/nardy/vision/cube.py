@@ -63,6 +63,11 @@ class CubeConfig:
     # network was trained on: from 8 to 16 the same cubes right, 70 of 77)
     screened: int = 12
     shortlist: int = 4  # candidates the fine network reads once
+    # least confidence of light's row told from the checkers (``sides.light_row``) for a cube
+    # on a side to be called light's or dark's; below it ``where`` is None, whose side it is
+    # unknown (chosen on 387 training renders with a cube on a side: from 0.6 to 0.8 the
+    # same 2 said wrong and 38–44 left unknown, mostly random stacks; at 0.5, 18 said wrong)
+    side_sure: float = 0.75
     bar: tuple[float, float] = (0.42, 0.58)  # across the board: "middle" lies within this
     edge: float = 0.12  # how far inside the frame a cube on a side may stand (board units)
 
@@ -70,7 +75,7 @@ class CubeConfig:
 @dataclass(frozen=True)
 class CubeReading:
     value: int
-    where: CubeWhere | None  # None when which side is light's was not given
+    where: CubeWhere | None  # None on a side when whose side it is was not given or told
     edge: Edge
     center: tuple[float, float]  # image pixels
     confidence: float
@@ -98,6 +103,17 @@ def view_transform(corners: Sequence[Sequence[float]]) -> tuple[np.ndarray, tupl
     )
     size = (round((x1 - x0) * sx), round((y1 - y0) * sy))
     return cv2.getPerspectiveTransform(src, dst), size
+
+
+def top_down(gray: np.ndarray, corners: Sequence[Sequence[float]]) -> tuple[np.ndarray, np.ndarray]:
+    """The grey top-down view of the board and the image → view homography. Where the view
+    reaches past the photo its edge pixels are drawn out (not black), so the photo's own border
+    makes no edge that outshines a cube beside the board."""
+    to_view, size = view_transform(corners)
+    view = cv2.warpPerspective(
+        gray, to_view, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+    )
+    return view, to_view
 
 
 def view_to_board(x, y):  # type: ignore[no-untyped-def]  # floats or arrays alike
@@ -353,7 +369,8 @@ def find_cube(
 
     ``light_edge`` says along which long edge of the image light sits (points 1–12 run along
     the bottom); without it, and without an orientation, ``where`` is None for a cube on a side
-    and ``edge`` says which side.
+    and ``edge`` says which side. (``nardy detect`` passes light's row from the checkers only
+    where they tell it surely, ``side_sure``: a guess would be wrong as often as right.)
     """
     corners, light_edge = _board(board, light_edge)
     if (
@@ -364,8 +381,7 @@ def find_cube(
     ):
         raise CubeInputError("expected an 8-bit grey or BGR image")
     gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    to_view, size = view_transform(corners)
-    view = cv2.warpPerspective(gray, to_view, size, flags=cv2.INTER_AREA)
+    view, to_view = top_down(gray, corners)
     spots = candidates(view, config)
     if not spots:
         return None

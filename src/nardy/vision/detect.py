@@ -98,7 +98,7 @@ def _dice_and_cube(
     image: np.ndarray, profile: BoardProfile, reading: BoardReading
 ) -> tuple[tuple[dict[str, Any], ...], dict[str, Any] | None]:
     """The dice and the cube in ``nardy detect``'s form, each with its confidence."""
-    from nardy.vision.cube import find_cube
+    from nardy.vision.cube import CubeConfig, find_cube
     from nardy.vision.dice import DiceConfig, find_dice
 
     dice = []
@@ -117,11 +117,13 @@ def _dice_and_cube(
             }
         )
     light_edge = None
-    if profile.orientation is None:  # whose side is whose, told from the checkers
+    config = CubeConfig()
+    if profile.orientation is None:  # whose side is whose, told from the checkers if they can
         from nardy.vision.sides import light_row
 
-        light_edge = light_row(reading.points, reading.bar, reading.off).row
-    cube = find_cube(image, profile, light_edge=light_edge)
+        seen = light_row(reading.points, reading.bar, reading.off, sure=config.side_sure)
+        light_edge = seen.row
+    cube = find_cube(image, profile, light_edge=light_edge, config=config)
     if cube is None:
         return tuple(dice), None
     return tuple(dice), {**cube.to_json(), "confidence": round(cube.confidence, 3)}

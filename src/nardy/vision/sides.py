@@ -56,11 +56,20 @@ def p_light_bottom(x: np.ndarray) -> np.ndarray:
 
 
 def light_row(
-    points: Sequence[int], bar: Sequence[int] = (0, 0), off: Sequence[int] | None = None
+    points: Sequence[int],
+    bar: Sequence[int] = (0, 0),
+    off: Sequence[int] | None = None,
+    sure: float = 0.5,
 ) -> LightRow:
-    """Light's row as the board lies in the image (points 1–12 along the bottom)."""
+    """Light's row as the board lies in the image (points 1–12 along the bottom); the row is
+    None when the checkers tell it with less than ``sure`` confidence (the cube reader's
+    ``CubeConfig.side_sure``): stacks anywhere say nothing of whose side is whose, and a guess
+    there is as often wrong as right."""
     x = features(points, bar, off)
     if not np.abs(np.asarray(points)).any():
         return LightRow(None, 0.5)
     p = float(p_light_bottom(x[None])[0])
-    return LightRow("bottom" if p >= 0.5 else "top", max(p, 1 - p))
+    confidence = max(p, 1 - p)
+    if confidence < sure:
+        return LightRow(None, confidence)
+    return LightRow("bottom" if p >= 0.5 else "top", confidence)
