@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Train the usability network (``src/nardy/vision/usable_model.npz``) on CPU, a few minutes.
+"""Train the usability network (``src/nardy/vision/usable_model.npz``, and the same network as
+ONNX, ``usable_model.onnx``, which the reader runs) on CPU, a few minutes.
 
 Needs PyTorch, which reading does not. The samples are boards rendered by ``nardy.synth`` from
 seeds no fixture uses (folders of ``.jpg`` + ``.json`` in the fixtures' form), e.g.
@@ -12,6 +13,10 @@ seeds no fixture uses (folders of ``.jpg`` + ``.json`` in the fixtures' form), e
 Each board is cut several times with its corners jittered (a calibration a little off, a board
 nudged), then coloured, lit, flipped and noised afresh every epoch. Motion-blurred frames are
 left out: at the view's resolution they look sharp, and the blur check catches them.
+
+    PYTHONPATH=src python scripts/train_usable_model.py --onnx-only
+
+writes the ONNX network again from the weights as they stand (``--out``), with no training.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from nardy.calibration import BoardProfile
-from nardy.vision.usable_model import CLASSES, VIEW, WEIGHTS, BoardView
+from nardy.vision.usable_model import CLASSES, VIEW, WEIGHTS, BoardView, prepare
 
 CUTS = 3  # jittered cuts of each board
 CHANNELS = (8, 16, 24, 32)
@@ -139,18 +144,79 @@ def folded(net) -> dict[str, np.ndarray]:
     return out
 
 
+def reading_net(weights: dict[str, np.ndarray]):
+    """The network as the reader runs it, from folded weights: the views as they are cut
+    (N × h × w × 3, BGR as floats) scaled as ``prepare`` does, the convolutions (ReLU, 2×2
+    max-pool each), the average and the largest of the last, the dense layer."""
+    import torch
+    import torch.nn as nn
+
+    shift = float(prepare(np.zeros(1, np.float32))[0])
+    scale = float(prepare(np.ones(1, np.float32))[0]) - shift
+
+    class Reading(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.convs = nn.ModuleList()
+            for i in range(len(CHANNELS)):
+                w = torch.from_numpy(weights[f"conv{i + 1}.weight"])
+                conv = nn.Conv2d(w.shape[1], w.shape[0], 3, padding=1)
+                conv.weight.data = w
+                conv.bias.data = torch.from_numpy(weights[f"conv{i + 1}.bias"])
+                self.convs.append(conv)
+            self.fc = nn.Linear(2 * CHANNELS[-1], len(CLASSES))
+            self.fc.weight.data = torch.from_numpy(weights["fc.weight"])
+            self.fc.bias.data = torch.from_numpy(weights["fc.bias"])
+
+        def forward(self, x):
+            x = x.permute(0, 3, 1, 2) * scale + shift
+            for conv in self.convs:
+                x = torch.max_pool2d(torch.relu(conv(x)), 2)
+            return self.fc(torch.cat([x.mean(dim=(2, 3)), x.amax(dim=(2, 3))], dim=1))
+
+    return Reading().eval()
+
+
+def write_onnx(weights: Path) -> Path:
+    """The network of ``weights`` (``.npz``) as ONNX beside it, for OpenCV's DNN module."""
+    import torch
+
+    with np.load(weights) as z:
+        net = reading_net({k: z[k].astype(np.float32) for k in z.files})
+    out = weights.with_suffix(".onnx")
+    torch.onnx.export(
+        net,
+        torch.zeros((1, VIEW[1], VIEW[0], 3)),
+        str(out),
+        dynamo=False,
+        input_names=["view"],
+        output_names=["logits"],
+        dynamic_axes={"view": {0: "n"}},
+        do_constant_folding=True,
+    )
+    return out
+
+
 def main() -> int:
     import torch
 
-    from nardy.vision.usable_model import predict, prepare
+    from nardy.vision.usable_model import predict
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("folders", type=Path, nargs="+")
+    ap.add_argument("folders", type=Path, nargs="*")
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--out", type=Path, default=WEIGHTS)
     ap.add_argument("--cache", type=Path, help="keep the cut views here between runs")
     ap.add_argument("--cut-only", action="store_true", help="cut the views into --cache, no more")
+    ap.add_argument(
+        "--onnx-only", action="store_true", help="write the ONNX network of --out, no training"
+    )
     args = ap.parse_args()
+    if args.onnx_only:
+        print(f"wrote {write_onnx(args.out)}")
+        return 0
+    if not args.folders:
+        ap.error("the folders of training renders are needed")
     torch.set_num_threads(1)  # the machine's cores are shared
     torch.manual_seed(0)
     views, labels, groups = load(args.folders, args.cache)
@@ -186,7 +252,7 @@ def main() -> int:
             total += float(loss.detach()) * len(idx)
         print(f"epoch {epoch + 1}: loss {total / len(train):.4f}", file=sys.stderr)
         np.savez_compressed(args.out, **folded(net))  # after every epoch: a long run can be cut
-    probs = predict(views[valid], args.out)
+    probs = predict(views[valid], write_onnx(args.out))
     got = probs.argmax(1)
     truth = labels[valid]
     for i, c in enumerate(CLASSES):
@@ -201,7 +267,7 @@ def main() -> int:
             f"P(usable) >= {cut}: usable kept {int(kept[usable].sum())}/{int(usable.sum())}, "
             f"hands let through {int(kept[hands].sum())}/{int(hands.sum())}"
         )
-    print(f"weights: {args.out} ({args.out.stat().st_size / 1000:.0f} kB)")
+    print(f"weights: {args.out} ({args.out.stat().st_size / 1000:.0f} kB), and as ONNX")
     return 0
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from nardy.calibration import BoardProfile
 from nardy.vision.config import VisionConfig
+from nardy.vision import usable_model
 from nardy.vision.sampler import Sampler
 from nardy.vision.usable import (
     FrameCheck,
@@ -172,3 +173,16 @@ def test_glare_is_a_blown_out_patch_wider_than_a_checker():
     strips[40 : 40 + 2 * patch, 14 * width : 14 * width + patch] = 250
     verdict = surface_glare(strips, CFG.glare_level, CFG)
     assert not verdict.usable and "glare" in (verdict.why or "")
+
+
+def test_the_shipped_onnx_network_computes_what_its_weights_do(usable_boards):
+    """The reader runs ``usable_model.onnx``; its weights of record are the ``.npz`` (what
+    training writes, read by NumPy): the two must not drift apart. Views of every kind."""
+    frames = [(im, c) for im, c, _ in usable_boards[:6]]
+    for kind in ("hand", "glare"):
+        frames += [(im, c) for im, c, _ in _fixtures(kind)[:3]]
+    views = np.stack([c.view.cut(im) for im, c in frames])
+    onnx = usable_model.predict(views)
+    weights = usable_model.predict(views, usable_model.WEIGHTS)
+    assert np.abs(onnx - weights).max() < 1e-4
+    assert (onnx[:6, 0] > 0.5).sum() >= 5 and (onnx[6:, 0] < 0.5).sum() >= 4

@@ -26,9 +26,12 @@ class Verdict:
 
 
 def frame_light(frame: np.ndarray, config: VisionConfig) -> Verdict:
-    """Too dark to read at all."""
-    small = frame[::8, ::8]
-    mean = float(small.mean())
+    """Too dark to read at all: the mean grey level of every eighth pixel each way (a
+    nearest-neighbour resize picks them: at 1280×720, exactly ``frame[::8, ::8]``, in half
+    the time NumPy takes to walk that view)."""
+    h, w = frame.shape[:2]
+    small = cv2.resize(frame, (max(1, w // 8), max(1, h // 8)), interpolation=cv2.INTER_NEAREST)
+    mean = float(np.mean(cv2.mean(small)[: frame.shape[2] if frame.ndim == 3 else 1]))
     if mean < config.dark_mean:
         return Verdict(False, f"too dark (mean grey level {mean:.0f})", 0.0)
     return Verdict(True, None, min(1.0, (mean - config.dark_mean) / config.dark_mean))
@@ -45,12 +48,13 @@ def surface_glare(strips_gray: np.ndarray, blown_level: float, config: VisionCon
     worst = 0.0
     k = int(config.glare_patch * width)
     if strips_gray.max() >= level:
-        blown_all = strips_gray >= level
+        blown_all = (strips_gray >= level).view(np.uint8)
         for q in range(4):
             blown = blown_all[:, 6 * q * width : (6 * q + 6) * width]
-            if not blown.any():  # nothing blown out: no patch either
+            # a patch k wide is k × k pixels blown out at least: fewer, and there is none
+            if cv2.countNonZero(blown) < k * k:
                 continue
-            blown = np.ascontiguousarray(blown, dtype=np.uint8)
+            blown = np.ascontiguousarray(blown)
             patch = cv2.morphologyEx(blown, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
             worst = max(worst, cv2.countNonZero(patch) / patch.size)  # its mean: 0 or 1
     if worst > config.glare_share:
