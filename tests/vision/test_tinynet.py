@@ -55,8 +55,17 @@ def test_a_map_runs_its_layers_in_order_with_relu_between():
 
 @pytest.mark.parametrize(
     "shape",
-    # narrow rows (width × channels up to ROW_NUMBERS) go a row at a time, wider ones tap by tap
-    [(3, 8, 4, 3), (2, 8, 8, 4), (1, 6, 10, 5), (2, 4, 16, 3), (2, 2, 2, 1), (2, 4, 6, 1)],
+    # narrow rows (width × channels up to ROW_NUMBERS) go a row at a time, wider ones of few
+    # channels a piece of a row at a time (ROW_PIECE), the rest tap by tap
+    [
+        (3, 8, 4, 3),
+        (2, 8, 8, 4),
+        (1, 6, 10, 5),
+        (2, 4, 16, 3),
+        (1, 4, 20, 2),
+        (2, 2, 2, 1),
+        (2, 4, 6, 1),
+    ],
 )
 @pytest.mark.parametrize("laid_out", ["batch", "side by side"])
 def test_a_convolution_pooled_is_relu_of_the_largest_of_each_two_by_two(shape, laid_out):

@@ -208,10 +208,12 @@ def fit_sides(read: TilesRead, per_side: int, most_doubt: float = float("inf")) 
     return replace(read, counts=counts, confidence=conf)
 
 
-def first_checker_colour(tiles: np.ndarray) -> np.ndarray:
-    """Mean L*a*b* (OpenCV's 8-bit scale) of where a point's first checker stands (n × 3)."""
+def first_checker_colour(tiles: np.ndarray, which: np.ndarray | None = None) -> np.ndarray:
+    """Mean L*a*b* (OpenCV's 8-bit scale) of where a point's first checker stands (n × 3), on
+    each tile or on those ``which`` picks (only their spots copied, not the whole tiles)."""
     length, width = tiles.shape[1:3]
-    spot = np.ascontiguousarray(tiles[:, : int(0.15 * length), width // 4 : 3 * width // 4])
+    spot = tiles[:, : int(0.15 * length), width // 4 : 3 * width // 4]
+    spot = np.ascontiguousarray(spot if which is None else spot[which])
     lab = cv2.cvtColor(spot.reshape(-1, spot.shape[2], 3), cv2.COLOR_BGR2Lab)
     return lab.reshape(spot.shape).astype(np.float32).mean(axis=(1, 2))
 
@@ -244,7 +246,7 @@ def _settle_points(tiles: np.ndarray, read: TilesRead, config: VisionConfig) -> 
     occupied = np.flatnonzero(read.counts[: min(24, len(tiles))] > 0)
     if len(occupied) < 2:
         return read
-    colour = first_checker_colour(tiles[occupied])
+    colour = first_checker_colour(tiles, occupied)
     light = read.light[occupied]
     one_set = bool(light.all() or not light.any())
     if one_set:  # start the two groups from the lightest checker and the rest
