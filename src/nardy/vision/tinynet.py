@@ -110,11 +110,14 @@ def _row_kernel(w: np.ndarray, piece: int, whole: bool) -> np.ndarray:
     """Convolution weights (O, C, 3, 3) as the banded matrix of ``_rows_conv``: rows in
     (ky, x, c) order over the piece's input pixels (with one either side unless ``whole``),
     columns (x, o) over its output pixels; made once per network and piece (the key keeps
-    ``w`` alive, so its id is not reused)."""
+    ``w`` alive, so its id is not reused; weights are never changed in place). A script that
+    runs ever new weights (training) starts the store afresh now and then."""
     key = (id(w), piece, whole)
     kept = _ROW_KERNELS.get(key)
     if kept is not None and kept[0] is w:
         return kept[1]
+    if len(_ROW_KERNELS) >= 64:  # the shipped networks need a dozen
+        _ROW_KERNELS.clear()
     o, c = w.shape[:2]
     side = 0 if whole else 1
     width = piece + 2 * side
