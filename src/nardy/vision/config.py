@@ -75,9 +75,10 @@ class VisionConfig:
     blur_ratio: float = 1.54  # gradient energy before it against after, in the worst direction
     # the same measure on the points' strips (``usable.strips_sharpness``, a third of the
     # camera's resolution) at or above which the board is sharp without measuring the
-    # surface. Chosen on the 1,355 training renders (never the fixtures): the sharpest strips
-    # of a frame the surface's measure calls blurred read 2.07 (24 motion renders, none else
-    # under 1.64); at 2.2 the strips settle 57 % of them (fixtures 57 %, unseen looks 78 %)
+    # surface. Chosen on the 1,355 training renders (never the fixtures): of the frames the
+    # surface's measure calls blurred, or sharp by less than 0.1 over blur_ratio, the
+    # sharpest strips read 2.07; at 2.2 the strips alone settle 57 % of the renders
+    # (fixtures 57 %, unseen looks 78 %; never a blurred one)
     blur_sure: float = 2.2
     # stillness (per frame, on the rectified board at low resolution)
     motion_pixel: float = 14.0  # grey-level change that counts a pixel as moved
