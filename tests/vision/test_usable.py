@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from nardy.calibration import BoardProfile
-from nardy.vision.config import VisionConfig
 from nardy.vision import usable_model
+from nardy.vision.config import VisionConfig
 from nardy.vision.sampler import Sampler
 from nardy.vision.usable import (
     FrameCheck,
