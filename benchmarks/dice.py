@@ -1,6 +1,6 @@
 """Reading the dice in one 1280×720 frame, single-threaded, beside decoding that JPEG frame.
 
-    PYTHONPATH=src python benchmarks/dice.py [IMAGE.jpg] [--reader pips|learned]
+    PYTHONPATH=src python benchmarks/dice.py [IMAGE.jpg]
 
 Without an image: the first rendered board fixture with dice (``tests/fixtures/boards``), else a
 real dice photograph scaled up to 1280×720. Prints the median time of each and their ratio: the
@@ -54,19 +54,17 @@ def _median_time(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("image", nargs="?", help="a JPEG frame (default: a fixture with dice)")
-    ap.add_argument("--reader", choices=["pips", "learned"], default="learned")
     args = ap.parse_args()
     cv2.setNumThreads(1)
-    config = DiceConfig(reader=args.reader)
+    config = DiceConfig()
     data, name, corners = _frame(args.image)
     buf = np.frombuffer(data, np.uint8)
     frame = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     repeat = 30
     decode = _median_time(lambda: cv2.imdecode(buf, cv2.IMREAD_COLOR), repeat)
-    print(f"frame: {name}, {frame.shape[1]}×{frame.shape[0]}, the {args.reader} reader")
+    print(f"frame: {name}, {frame.shape[1]}×{frame.shape[0]}")
     print(f"decode JPEG: {decode * 1e3:.2f} ms")
-    board = corners if corners and args.reader == "learned" else None
-    ways = [("any photograph", None)] + ([("board's corners known", board)] if board else [])
+    ways = [("any photograph", None)] + ([("board's corners known", corners)] if corners else [])
     for what, known in ways:
         dice = find_dice(frame, config, known)
         read = _median_time(lambda known=known: find_dice(frame, config, known), repeat)

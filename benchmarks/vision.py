@@ -150,15 +150,12 @@ def bench(path: Path | None, detect: bool, repeat: int = 60) -> float:
     if detect:
         from nardy.vision.cube import find_cube
         from nardy.vision.detect import detect_image
-        from nardy.vision.dice import DiceConfig, find_dice
+        from nardy.vision.dice import find_dice
 
-        learned = DiceConfig(
-            reader="learned"
-        )  # the dice as detect_image reads them: the board known
         (whole, _), (dice, _), (cube, _) = _interleaved(
             [
                 lambda: detect_image(frame, profile),
-                lambda: find_dice(frame, learned, profile.corners),
+                lambda: find_dice(frame, corners=profile.corners),  # as detect_image reads them
                 lambda: find_cube(frame, profile),
             ],
             5,

@@ -37,7 +37,7 @@ from nardy.vision.dice_eval import (
 ROOT = Path(__file__).resolve().parent.parent
 REAL = Path("/work/shared/data/dice-real")
 BOARDS = ROOT / "tests" / "fixtures" / "boards"
-CONFIG = DiceConfig()  # which reader is measured (--reader), with what settings (--set)
+CONFIG = DiceConfig()  # the reader's settings (--set)
 CORNERS = False  # whether the rendered boards' corners are given to the reader (--corners)
 
 
@@ -138,7 +138,6 @@ def main() -> int:
     ap.add_argument("--boards", type=Path, default=BOARDS, help="rendered fixtures with truth")
     ap.add_argument("--errors", action="store_true", help="list every wrong or missed die")
     ap.add_argument("--by", action="store_true", help="rendered figures by kind, style, place")
-    ap.add_argument("--reader", choices=["pips", "learned"], default="pips")
     ap.add_argument(
         "--corners", action="store_true", help="tell the reader each rendered board's corners"
     )
@@ -152,7 +151,7 @@ def main() -> int:
     )
     args = ap.parse_args()
     global CONFIG, CORNERS
-    CONFIG = replace(DiceConfig(reader=args.reader), **dict(map(setting, args.set)))
+    CONFIG = replace(DiceConfig(), **dict(map(setting, args.set)))
     CORNERS = args.corners
     for split in () if args.skip_real else ("Train", "Valid"):
         folder = args.real / split

@@ -51,13 +51,12 @@ def drawn_die(value: int, dark: bool = False, side: int = 60, turn: float = 0.0)
     return cv2.GaussianBlur(image, (3, 3), 0)
 
 
-@pytest.mark.parametrize("reader", ["pips", "learned"])
-def test_real_photographs_never_trained_on(reader):
+def test_real_photographs_never_trained_on():
     score = DiceScore()
     for path in sorted(REAL.glob("*.jpg")):
         image = cv2.imread(str(path))
         h, w = image.shape[:2]
-        found = find_dice(image, DiceConfig(reader=reader))
+        found = find_dice(image)
         score_image(score, path.name, found, yolo_truth(path, w, h))
     print(score.line("real sample"))
     assert score.images == 29 and score.dice > 80
@@ -100,7 +99,7 @@ def test_a_board_tells_the_size_of_its_dice():
 def test_a_die_found_knowing_the_board():
     whole = [(0, 0), (319, 0), (319, 239), (0, 239)]
     # this board's dice are 60 px
-    fits = DiceConfig(reader="learned", face_of_board=60 / np.sqrt(319 * 239))
+    fits = DiceConfig(face_of_board=60 / np.sqrt(319 * 239))
     for value in range(1, 7):
         dice = find_dice(drawn_die(value), fits, corners=whole)
         assert len(dice) == 1
@@ -109,7 +108,7 @@ def test_a_die_found_knowing_the_board():
 
 def test_a_known_board_is_read_at_one_scale_around_it():
     board = [(400, 200), (880, 200), (880, 520), (400, 520)]  # 480 × 320, seen from above
-    config = DiceConfig(reader="learned", face_of_board=0.05, map_face=10.0, map_margin=0.25)
+    config = DiceConfig(face_of_board=0.05, map_face=10.0, map_margin=0.25)
     scale, box = map_region((720, 1280, 3), board, config)
     assert scale == pytest.approx(10.0 / (0.05 * np.sqrt(480 * 320)))
     assert box == (280, 120, 1000, 600)  # a quarter of its width and height around it

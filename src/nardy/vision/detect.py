@@ -99,12 +99,11 @@ def _dice_and_cube(
 ) -> tuple[tuple[dict[str, Any], ...], dict[str, Any] | None]:
     """The dice and the cube in ``nardy detect``'s form, each with its confidence."""
     from nardy.vision.cube import CubeConfig, find_cube
-    from nardy.vision.dice import DiceConfig, find_dice
+    from nardy.vision.dice import find_dice
 
     dice = []
-    # on a board the learned reader, told the dice's size by the board, reads far better than
-    # the pip reader (the default for photographs until it reads plainly drawn dice as well)
-    for d in find_dice(image, DiceConfig(reader="learned"), profile.corners):
+    # told the board, the reader knows the dice's size there
+    for d in find_dice(image, corners=profile.corners):
         centre = (float(d.center[0]), float(d.center[1]))
         dice.append(
             {

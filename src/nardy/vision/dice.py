@@ -1,17 +1,11 @@
 """Dice in any photograph: each die's top-face value, flat or cocked, where it lies, how sure.
 
-Two readers, chosen by ``DiceConfig.reader``:
-
-- ``"pips"`` (the default): ``pips`` finds pips (dark on white dice, light on coloured and dark
-  dice) and groups them by die; ``dice_model`` reads each group's patch with a small network: die
-  or not, the top face's value and where the top face lies. When a group is plainly one face seen
-  from above (``pips.face_value``) its pips are counted instead.
-- ``"learned"`` (what ``nardy detect`` and the referee's vision use on a board): two small
-  networks and no pip segmentation. ``dice_centres`` looks at the whole colour image at reduced
-  resolution and proposes where dice lie (a heat map of top-face centres with each face's
-  size); ``dice_patches`` reads each proposal twice: a wide patch says whether a die is there
-  and where its top face lies, a patch cut around that face, read at four quarter turns, gives
-  the value, flat or cocked, and the face's centre and size.
+Two small networks and no pip segmentation. ``dice_centres`` looks at the whole colour image at
+reduced resolution and proposes where dice lie (a heat map of top-face centres with each face's
+size); ``dice_patches`` reads each proposal: a wide patch says whether a die is there and where
+its top face lies, a patch cut around that face, read at four quarter turns, gives the value,
+flat or cocked, and the face's centre and size (``DiceConfig.reads`` times, each cut around the
+face the read before found).
 
 On a board whose inner frame corners are known the dice's size is known too (a die is a set
 fraction of the board, seen through the board's perspective): a map trained for it reads one
@@ -27,15 +21,14 @@ bar, or off the board.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 import cv2
 import numpy as np
 
-from nardy.vision import dice_model, dice_patches
+from nardy.vision import dice_patches
 from nardy.vision.dice_centres import Proposal, in_region, propose
-from nardy.vision.pips import PipConfig, cluster_pips, face_value, find_pips
 
 Where = Literal["left", "right", "bar", "off"]
 
@@ -46,10 +39,6 @@ class DiceInputError(ValueError):
 
 @dataclass(frozen=True)
 class DiceConfig:
-    reader: Literal["pips", "learned"] = "pips"
-    pips: PipConfig = field(default_factory=PipConfig)
-    min_pips: int = 1  # clusters with fewer pips are not looked at
-    max_pips: int = 24  # nor clusters with more (a patterned surface, not a die)
     long_side: int = 640  # the centre map reads a photograph at this long side, half and quarter
     proposal: float = 0.25  # least heat of a proposed die centre: few, but the dice among them
     max_proposals: int = 40  # the most proposals read by the patch network
@@ -65,7 +54,7 @@ class DiceConfig:
     cocked: float = 0.5  # least probability that a die is cocked to call it so
     turns: int = 4  # the second read averages this many turns of each die (value, tilt, box)
     reads: int = 2  # second reads, each cut around the top face the one before found
-    least: float = 0.3  # least probability of a learned reading's value (side faces, clutter)
+    least: float = 0.3  # least probability of a reading's value (side faces, clutter)
     # on a board whose corners are known: a die's top face (its box's larger side) over the
     # board's local scale (the square root of the pixels a unit square of board covers there);
     # the median of 717 dice on training renders (5 % of them under 0.041, 5 % over 0.066)
@@ -114,44 +103,6 @@ def _check(image: np.ndarray) -> np.ndarray:
     if image.ndim == 3 and image.shape[2] == 4:
         return cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
     raise DiceInputError(f"expected a grey or BGR image, got shape {image.shape}")
-
-
-def _pip_dice(bgr: np.ndarray, config: DiceConfig) -> list[DieReading]:
-    gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
-    clusters = [
-        c
-        for c in cluster_pips(gray, find_pips(gray, config.pips), config.pips)
-        if config.min_pips <= len(c) <= config.max_pips
-    ]
-    if not clusters:
-        return []
-    windows = [dice_model.patch_window(c) for c in clusters]
-    patches = np.stack(
-        [dice_model.cut_patch(gray, w, c[0].light) for c, w in zip(clusters, windows, strict=True)]
-    )
-    prob, boxes, cocked = dice_model.predict(patches)
-    tilt = cocked if cocked is not None else np.full(len(clusters), np.nan)
-    found: list[DieReading] = []
-    for cluster, (wx, wy, side), p, b, t in zip(clusters, windows, prob, boxes, tilt, strict=True):
-        if 1.0 - p[0] < config.min_die:
-            continue
-        flat = bool(np.isnan(t) or t < config.cocked)
-        plain = face_value(cluster, config.pips)
-        if plain is not None:  # one clean face seen from above: count its pips
-            xs = [q.x for q in cluster]
-            ys = [q.y for q in cluster]
-            r = max(q.radius for q in cluster)
-            x0, y0, x1, y1 = min(xs) - r, min(ys) - r, max(xs) + r, max(ys) + r
-            box = (round(x0), round(y0), round(x1 - x0), round(y1 - y0))
-            centre = (float(np.mean(xs)), float(np.mean(ys)))
-            found.append(DieReading(plain, flat, centre, box, float(1.0 - p[0])))
-            continue
-        value = int(np.argmax(p[1:])) + 1
-        cx, cy = wx + float(b[0]) * side, wy + float(b[1]) * side
-        w, h = max(float(b[2]) * side, 1.0), max(float(b[3]) * side, 1.0)
-        box = (round(cx - w / 2), round(cy - h / 2), round(w), round(h))
-        found.append(DieReading(value, flat, (cx, cy), box, float(p[value])))
-    return found
 
 
 def _read_patches(
@@ -289,12 +240,9 @@ def find_dice(
     corners: Sequence[Sequence[float]] | None = None,
 ) -> list[DieReading]:
     """Every die in a BGR (or grey) image, most confident first. ``corners``, the inner frame
-    corners (TL, TR, BR, BL) of a board in the image, tell the learned reader the dice's size
+    corners (TL, TR, BR, BL) of a board in the image, tell the reader the dice's size
     (dice much larger or smaller than a die on that board are not read)."""
-    bgr = _check(image)
-    if config.reader == "learned":
-        return _kept(_learned_dice(bgr, config, corners), config)
-    return _kept(_pip_dice(bgr, config), config)
+    return _kept(_learned_dice(_check(image), config, corners), config)
 
 
 def _kept(found: list[DieReading], config: DiceConfig) -> list[DieReading]:
