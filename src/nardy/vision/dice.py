@@ -51,6 +51,11 @@ class DiceConfig:
     # 0.5 lets 54 false dice through instead of 91 and reads as many right)
     min_die: float = 0.8
     same_die: float = 0.6  # two readings closer than this (of the larger top face) are one die
+    # a reading less sure of its value than side_least, closer than side_face (of the larger
+    # top face) to a surer one, is that die's side face seen at a slant (on the real Train
+    # photographs, never Valid)
+    side_face: float = 0.9
+    side_least: float = 0.5
     cocked: float = 0.5  # least probability that a die is cocked to call it so
     turns: int = 4  # the second read averages this many turns of each die (value, tilt, box)
     reads: int = 2  # second reads, each cut around the top face the one before found
@@ -251,12 +256,15 @@ def _kept(found: list[DieReading], config: DiceConfig) -> list[DieReading]:
     kept: list[DieReading] = []
     for reading in found:
         size = max(reading.box[2], reading.box[3])
-        if any(
+        apart = [
             np.hypot(reading.center[0] - k.center[0], reading.center[1] - k.center[1])
-            < config.same_die * max(size, k.box[2], k.box[3])
+            / max(size, k.box[2], k.box[3])
             for k in kept
-        ):
+        ]
+        if any(a < config.same_die for a in apart):
             continue
+        if reading.confidence < config.side_least and any(a < config.side_face for a in apart):
+            continue  # a side face of a surer die beside it, read as a die of its own
         kept.append(reading)
     return kept
 
