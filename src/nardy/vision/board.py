@@ -16,6 +16,7 @@ from nardy.vision.config import VisionConfig
 from nardy.vision.hand_tiles import hand_probs
 from nardy.vision.reading import BoardReading
 from nardy.vision.sampler import Sampler
+from nardy.vision.tall import TallSampler
 from nardy.vision.usable import (
     FrameCheck,
     frame_intruder,
@@ -34,6 +35,10 @@ class BoardReader:
     @cached_property
     def sampler(self) -> Sampler:
         return Sampler(self.profile, self.config)
+
+    @cached_property
+    def tall(self) -> TallSampler:
+        return TallSampler(self.profile, self.config)
 
     @cached_property
     def check(self) -> FrameCheck:
@@ -75,9 +80,12 @@ class BoardReader:
         glare = surface_glare(strips, tiles.raw_level(self.config.glare_level), self.config)
         verdicts = [light, glare, *judged]
         bad = [v for v in verdicts if not v.usable]
-        read = settle_colours(
-            checker_tiles, read_tiles(checker_tiles, config=self.config), self.config
+        read = read_tiles(
+            checker_tiles,
+            config=self.config,
+            closer=lambda points: self.tall.sample(frame, points, tiles.levels),
         )
+        read = settle_colours(checker_tiles, read, self.config)
         whole = self._trays_in_view and len(read.counts) == 28
         if whole and self.config.checkers_per_side is not None:
             read = fit_sides(read, self.config.checkers_per_side, self.config.fit_doubt)

@@ -13,7 +13,9 @@ tall stack. A second, finer network (``checker_fine_model.npz``, same shape, wid
 tiles at full size, but only those the fast one calls tall or is unsure of, so a frame costs
 little more than the fast pass. A tile the fine one doubts is read again in its mirror image
 and by a second fine network (``checker_fine_second_model.npz``, taught on tiles in other
-colours as well), and the three readings agreed.
+colours as well), and the three readings agreed. Even the fine tiles sample a point two to
+three times below the photo's resolution: the points then read tall are sampled again at
+twice that each way and counted by a third network (``tall``), agreed with the fine reading.
 
 A tile alone cannot always tell light from dark (a red checker in shadow, a cream one on a cream
 point, a set it never saw), but the board holds only two sets: ``settle_colours`` splits the
@@ -24,6 +26,7 @@ the groups must stand apart with a gap between them, or it is one set in uneven 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -32,6 +35,7 @@ import numpy as np
 
 from nardy.vision import tinynet
 from nardy.vision.config import VisionConfig
+from nardy.vision.tall import TALL_WEIGHTS, tall_probs
 
 WEIGHTS = Path(__file__).with_name("checker_model.npz")
 FINE_WEIGHTS = Path(__file__).with_name("checker_fine_model.npz")
@@ -151,23 +155,56 @@ def read_tiles(
     weights: Path = WEIGHTS,
     fine_weights: Path | None = FINE_WEIGHTS,
     config: VisionConfig | None = None,
+    closer: Callable[[np.ndarray], np.ndarray] | None = None,
+    tall_weights: Path = TALL_WEIGHTS,
 ) -> TilesRead:
     """All tiles in one pass of the fast network; then, when ``fine_weights`` is given, the
     tiles it calls tall (``config.fine_from`` checkers or more) and the points it reads less
-    surely than ``config.fine_sure`` once more, through the fine network, whose word stands."""
+    surely than ``config.fine_sure`` once more, through the fine network, whose word stands.
+    Given ``closer`` (the close tiles of the points asked for, ``tall.TallSampler``), the
+    points then read ``config.tall_from`` high or more are counted once more there
+    (``read_tall``)."""
     config = config or VisionConfig()
     kinds = tile_kinds(len(tiles))
     read = read_with(tiles, kinds, weights, fine=False)
     if fine_weights is None:
         return read
     again = np.flatnonzero(needs_fine(read, kinds, config))
-    if not len(again):
+    if len(again):
+        read = _merged(
+            read, again, read_fine(tiles[again], kinds[again], fine_weights, config.fine_doubt)
+        )
+    if closer is None:
         return read
-    closer = read_fine(tiles[again], kinds[again], fine_weights, config.fine_doubt)
+    tall = np.flatnonzero(needs_tall(read, kinds, config))
+    if not len(tall):
+        return read
+    return _merged(read, tall, read_tall(closer(tall), read, tall, tall_weights))
+
+
+def needs_tall(read: TilesRead, kinds: np.ndarray, config: VisionConfig) -> np.ndarray:
+    """Which points the tall network counts again: those read ``config.tall_from`` high or
+    more, and those read ``config.fine_from`` or more less surely than ``config.tall_doubt``."""
+    doubt = (read.counts >= config.fine_from) & (read.count_p.max(axis=1) < config.tall_doubt)
+    return ((read.counts >= config.tall_from) | doubt) & (kinds == POINT)
+
+
+def read_tall(close: np.ndarray, read: TilesRead, tall: np.ndarray, weights: Path) -> TilesRead:
+    """The counts of tiles ``tall`` of ``read`` from their close tiles ``close``: the tall
+    network's reading of each and of its mirror image agreed with ``read``'s (the geometric
+    mean; on held-out training tiles the mirror image's reading errs elsewhere, as the fine
+    network's does); the colour stays ``read``'s."""
+    both, _ = tall_probs(np.concatenate([close, close[:, :, ::-1]]), weights)
+    light_p = read.light_p[tall] if read.light_p is not None else read.light[tall] * 1.0
+    return _as_read(_agreed(both[: len(close)], both[len(close) :], read.count_p[tall]), light_p)
+
+
+def _merged(read: TilesRead, idx: np.ndarray, closer: TilesRead) -> TilesRead:
+    """``read`` with tiles ``idx`` read as ``closer`` reads them."""
     fields = ("counts", "light", "confidence", "count_p", "light_p")
     merged = [getattr(read, f).copy() for f in fields]
     for mine, theirs in zip(merged, (getattr(closer, f) for f in fields), strict=True):
-        mine[again] = theirs
+        mine[idx] = theirs
     return TilesRead(*merged)
 
 

@@ -1,0 +1,129 @@
+"""The closer look at tall points: where its tiles lie, and which points it is asked for."""
+
+import numpy as np
+from vision_drawn import START, draw_board, photograph
+
+from nardy.calibration import BoardGeometry, BoardProfile
+from nardy.vision.checkers import (
+    BAR,
+    MOST,
+    POINT,
+    TilesRead,
+    needs_tall,
+    read_tall,
+    read_tiles,
+)
+from nardy.vision.config import VisionConfig
+from nardy.vision.sampler import Sampler
+from nardy.vision.tall import TALL_WEIGHTS, TallSampler
+
+
+def _profile() -> BoardProfile:
+    corners = [(300, 100), (980, 110), (1000, 650), (280, 640)]
+    return BoardProfile.from_corners(corners, (1280, 720), BoardGeometry())
+
+
+def test_a_close_tile_covers_its_point_at_twice_the_resolution():
+    profile = _profile()
+    config = VisionConfig()
+    tall, tiles = TallSampler(profile, config), Sampler(profile, config)
+    for point in (1, 7, 12, 13, 19, 24):
+        close, coarse = tall.coords(point), tiles.strip_coords(point)
+        assert close.shape == (2 * config.strip_length, 2 * config.strip_pixels, 2)
+        shape = profile.geometry.point(point)
+        # across: the point's width about its base; along: its base to the board's middle
+        assert abs(close[..., 0].mean() - shape.base[0]) < 1e-9
+        assert abs(close[..., 0].max() - close[..., 0].min() - shape.width) < shape.width / 16
+        assert abs(close[0, 0, 1] - shape.base[1]) < 0.01 and abs(close[-1, 0, 1] - 0.5) < 0.01
+        # the mean of every 2 × 2 block of samples is where the coarse tile samples
+        blocks = close.reshape(len(coarse), 2, coarse.shape[1], 2, 2).mean(axis=(1, 3))
+        assert np.abs(blocks - coarse).max() < 1e-9
+
+
+def test_a_close_tile_shows_what_the_frame_shows_there():
+    # a frame whose every pixel says where it is: the tile must hold the profile's image points
+    h, w = 720, 1280
+    ys, xs = np.mgrid[0:h, 0:w]
+    frame = np.stack([xs % 256, xs // 256, ys % 256], -1).astype(np.uint8)
+    frame[..., 1] += (ys // 256 * 8).astype(np.uint8)
+    profile = _profile()
+    tall = TallSampler(profile)
+    tiles = tall.sample(frame, np.array([0, 20]))
+    for tile, point in zip(tiles, (1, 21), strict=True):
+        c = tall.coords(point)
+        want = profile.board_to_image(c.reshape(-1, 2)).reshape(c.shape)
+        got_x = tile[..., 0].astype(int) + 256 * (tile[..., 1].astype(int) % 8)
+        got_y = tile[..., 2].astype(int) + 256 * (tile[..., 1].astype(int) // 8)
+        inside = (want[..., 0] % 256 > 2) & (want[..., 0] % 256 < 253)
+        inside &= (want[..., 1] % 256 > 2) & (want[..., 1] % 256 < 253)
+        assert np.abs(got_x - want[..., 0])[inside].max() <= 1.0
+        assert np.abs(got_y - want[..., 1])[inside].max() <= 1.0
+
+
+def test_the_close_tiles_take_the_levels_the_frame_was_stretched_by():
+    frame = np.full((720, 1280, 3), 100, np.uint8)
+    tall = TallSampler(_profile())
+    plain = tall.sample(frame, np.array([3]))
+    stretched = tall.sample(frame, np.array([3]), (50.0, 2.0))
+    assert (plain == 100).all() and (stretched == 100).all()  # (100 - 50) × 2
+    assert (tall.sample(frame, np.array([3]), (80.0, 2.0)) == 40).all()
+
+
+def test_only_points_read_tall_are_looked_at_closely():
+    flat, corners = draw_board(START)
+    photo, seen = photograph(flat, corners)
+    profile = BoardProfile.from_corners(seen, (1280, 720))
+    tiles = Sampler(profile).sample(photo)
+    asked: list[list[int]] = []
+
+    def closer(points: np.ndarray) -> np.ndarray:
+        asked.append(points.tolist())
+        return TallSampler(profile).sample(photo, points, tiles.levels)
+
+    config = VisionConfig(tall_from=5)
+    plain = read_tiles(tiles.checker_tiles(), config=config)
+    read = read_tiles(tiles.checker_tiles(), config=config, closer=closer)
+    tall = [i for i in range(24) if plain.counts[i] >= 5]
+    assert asked == ([tall] if tall else [])
+    assert isinstance(read, TilesRead) and read.count_p.shape == (26, MOST + 1)
+    rest = ~np.isin(np.arange(26), tall)
+    assert (read.counts[rest] == plain.counts[rest]).all()
+    never = VisionConfig(tall_from=MOST + 1)
+    none = read_tiles(tiles.checker_tiles(), config=never, closer=closer)
+    assert len(asked) == (1 if tall else 0) and (none.counts == plain.counts).all()
+
+
+def _read(counts: list[int], sure: list[float]) -> TilesRead:
+    count_p = np.full((len(counts), MOST + 1), 0.0)
+    for i, (c, p) in enumerate(zip(counts, sure, strict=True)):
+        count_p[i] = (1 - p) / MOST
+        count_p[i, c] = p
+    light = np.ones(len(counts), bool)
+    return TilesRead(np.array(counts), light, count_p.max(axis=1), count_p, light * 0.9)
+
+
+def test_the_tall_network_counts_tall_points_and_doubtful_high_ones_only():
+    config = VisionConfig(tall_from=8, tall_doubt=0.99, fine_from=4)
+    read = _read([0, 3, 4, 4, 7, 8, 15, 2, 9], [0.5, 0.5, 0.995, 0.9, 0.95, 1.0, 1.0, 0.5, 1.0])
+    kinds = np.array([POINT] * 8 + [BAR])
+    assert needs_tall(read, kinds, config).tolist() == [
+        False,
+        False,
+        False,
+        True,
+        True,
+        True,
+        True,
+        False,
+        False,
+    ]
+
+
+def test_a_close_reading_is_the_same_for_a_tile_and_its_mirror_image():
+    rng = np.random.default_rng(3)
+    close = rng.integers(0, 256, (2, 192, 32, 3), dtype=np.uint8)
+    read = _read([12, 14], [0.6, 0.7])
+    a = read_tall(close, read, np.array([0, 1]), TALL_WEIGHTS)
+    b = read_tall(np.ascontiguousarray(close[:, :, ::-1]), read, np.array([0, 1]), TALL_WEIGHTS)
+    assert np.allclose(a.count_p, b.count_p, atol=1e-5)
+    assert (a.light == read.light).all()
