@@ -40,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "vision"))
 
 from nardy.calibration import BoardProfile
+from nardy.vision.bar_trays import read_bar, read_trays
 from nardy.vision.board import BoardReader
 from nardy.vision.checkers import read_tiles, settle_colours
 from nardy.vision.hand_tiles import hand_probs
@@ -88,6 +89,7 @@ def _stages(reader: BoardReader, frame: np.ndarray) -> dict[str, Callable[[], ob
     tiles = reader.sampler.sample(frame)
     cells = tiles.checker_tiles()
     read = read_tiles(cells, config=reader.config)
+    levels, whole = tiles.levels, reader.trays_in_view
     check, config = reader.check, reader.config
     return {
         "sampling (one remap, levels)": lambda: reader.sampler.sample(frame),
@@ -115,8 +117,19 @@ def _stages(reader: BoardReader, frame: np.ndarray) -> dict[str, Callable[[], ob
             hand_probs(cells[:26], config.hand_fine_from), config
         ),
         "checker networks (fast, fine)": lambda: read_tiles(cells, config=reader.config),
+        "bar's own network (sampling, net)": lambda: _bar_and_trays(reader, frame, levels, False),
+        "and the trays' (told the checkers)": lambda: _bar_and_trays(reader, frame, levels, whole),
         "colours settled": lambda: settle_colours(cells, read, reader.config),
     }
+
+
+def _bar_and_trays(reader: BoardReader, frame: np.ndarray, levels, whole: bool) -> None:
+    """The bar's and the trays' own sampling and networks (the trays' only when told the
+    checkers a side; the bar's halves' reading by the checker networks is timed with those)."""
+    tiles = reader.bar_trays.sample(frame, levels, trays=whole)
+    read_bar(tiles.bar)
+    if tiles.trays is not None:
+        read_trays(tiles.trays)
 
 
 def bench(path: Path | None, detect: bool, repeat: int = 60) -> float:

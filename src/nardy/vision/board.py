@@ -5,12 +5,14 @@ that are handed a profile with every frame (``detect_image``, a live table, a re
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 import numpy as np
 
 from nardy.calibration import BoardProfile
+from nardy.vision.bar_trays import BarTraySampler, BarTrayTiles, join, read_bar, read_trays, rows
 from nardy.vision.checkers import TilesRead, fit_sides, read_tiles, settle_colours
 from nardy.vision.config import VisionConfig
 from nardy.vision.hand_tiles import hand_probs
@@ -41,6 +43,10 @@ class BoardReader:
         return TallSampler(self.profile, self.config)
 
     @cached_property
+    def bar_trays(self) -> BarTraySampler:
+        return BarTraySampler(self.profile, self.config)
+
+    @cached_property
     def check(self) -> FrameCheck:
         return FrameCheck(self.profile, self.config)
 
@@ -60,6 +66,9 @@ class BoardReader:
         # everything that reads the frame itself first, one after the other, while its pixels
         # are still in the cache; then what works on the tiles
         tiles = self.sampler.sample(frame)
+        whole = self.trays_in_view
+        told = self.config.checkers_per_side is not None
+        bar_trays = self.bar_trays.sample(frame, tiles.levels, trays=whole and told)
         # too dark to trust, but what can be read is read (the levels are stretched)
         light = frame_light(frame, self.config)
         checker_tiles = tiles.checker_tiles()
@@ -80,13 +89,12 @@ class BoardReader:
         glare = surface_glare(strips, tiles.raw_level(self.config.glare_level), self.config)
         verdicts = [light, glare, *judged]
         bad = [v for v in verdicts if not v.usable]
-        read = read_tiles(
+        read = self._checkers(
             checker_tiles,
-            config=self.config,
+            bar_trays,
             closer=lambda points: self.tall.sample(frame, points, tiles.levels),
         )
         read = settle_colours(checker_tiles, read, self.config)
-        whole = self._trays_in_view and len(read.counts) == 28
         if whole and self.config.checkers_per_side is not None:
             read = fit_sides(read, self.config.checkers_per_side, self.config.fit_doubt)
         signed = np.where(read.light, read.counts, -read.counts)
@@ -105,8 +113,27 @@ class BoardReader:
             off_confidence=off_conf,
         )
 
+    def _checkers(
+        self,
+        tiles: np.ndarray,
+        bar_trays: BarTrayTiles,
+        closer: Callable[[np.ndarray], np.ndarray],
+    ) -> TilesRead:
+        """The points through the checker networks; the bar's halves through them and the
+        bar's own network, the two readings combined (``read_bar``); the trays through the
+        checker networks or, told the checkers a side, through the trays' own network."""
+        told = self.config.checkers_per_side is not None
+        own_trays = told and bar_trays.trays is not None
+        shared = read_tiles(tiles[:26] if own_trays else tiles, config=self.config, closer=closer)
+        parts = [rows(shared, slice(0, 24)), read_bar(bar_trays.bar, rows(shared, slice(24, 26)))]
+        if own_trays:
+            parts.append(read_trays(bar_trays.trays))
+        elif len(tiles) > 26:
+            parts.append(rows(shared, slice(26, len(tiles))))
+        return join(*parts)
+
     @cached_property
-    def _trays_in_view(self) -> bool:
+    def trays_in_view(self) -> bool:
         trays = self.profile.geometry.trays
         if trays is None:
             return False

@@ -1,4 +1,5 @@
-"""Count the checkers on every point, on the bar and in the trays with one small network.
+"""Count the checkers on every point, on the bar and in the trays with one small network (the
+bar and the trays have readers of their own as well: ``bar_trays``).
 
 The sampler rectifies each place checkers stand into a tile of the same size: a point from its
 base at the frame to the middle of the board, each half of the bar from the middle outward, each
@@ -92,10 +93,10 @@ def read_with(tiles: np.ndarray, kinds: np.ndarray, weights: Path, fine: bool) -
     x = network_input(tiles, fine or "stem.weight" in net)
     out = tinynet.forward(net, x, kind_features(kinds))
     count_p = tinynet.softmax(out[:, : MOST + 1])
-    return _as_read(count_p, tinynet.softmax(out[:, MOST + 1 : MOST + 3])[:, 0])
+    return as_read(count_p, tinynet.softmax(out[:, MOST + 1 : MOST + 3])[:, 0])
 
 
-def _as_read(count_p: np.ndarray, light_p: np.ndarray) -> TilesRead:
+def as_read(count_p: np.ndarray, light_p: np.ndarray) -> TilesRead:
     counts = count_p.argmax(axis=1)
     light = light_p >= 0.5
     colour_sure = np.maximum(light_p, 1.0 - light_p)
@@ -109,7 +110,7 @@ def _agreed(*probs: np.ndarray) -> np.ndarray:
     return p / p.sum(axis=1, keepdims=True)
 
 
-def _two(light_p: np.ndarray) -> np.ndarray:
+def light_and_dark(light_p: np.ndarray) -> np.ndarray:
     return np.stack([light_p, 1.0 - light_p], axis=1)
 
 
@@ -134,9 +135,9 @@ def read_fine(
         others.append(read_with(tiles[doubt], kinds[doubt], second, fine=True))
     count_p, light_p = read.count_p.copy(), read.light_p.copy()
     count_p[doubt] = _agreed(read.count_p[doubt], *(o.count_p for o in others))
-    lights = (_two(o.light_p) for o in others)
-    light_p[doubt] = _agreed(_two(read.light_p[doubt]), *lights)[:, 0]
-    return _as_read(count_p, light_p)
+    lights = (light_and_dark(o.light_p) for o in others)
+    light_p[doubt] = _agreed(light_and_dark(read.light_p[doubt]), *lights)[:, 0]
+    return as_read(count_p, light_p)
 
 
 def needs_fine(read: TilesRead, kinds: np.ndarray, config: VisionConfig) -> np.ndarray:
@@ -196,7 +197,7 @@ def read_tall(close: np.ndarray, read: TilesRead, tall: np.ndarray, weights: Pat
     network's does); the colour stays ``read``'s."""
     both, _ = tall_probs(np.concatenate([close, close[:, :, ::-1]]), weights)
     light_p = read.light_p[tall] if read.light_p is not None else read.light[tall] * 1.0
-    return _as_read(_agreed(both[: len(close)], both[len(close) :], read.count_p[tall]), light_p)
+    return as_read(_agreed(both[: len(close)], both[len(close) :], read.count_p[tall]), light_p)
 
 
 def _merged(read: TilesRead, idx: np.ndarray, closer: TilesRead) -> TilesRead:

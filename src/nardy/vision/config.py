@@ -14,6 +14,15 @@ class VisionConfig:
     # the checker network was trained on tiles of this size: change both together
     strip_pixels: int = 16  # pixels across a point (the bar, a tray) in the checker reader's tiles
     strip_length: int = 96  # pixels along a tile: a point's base to the middle of the board
+    # the bar's halves and the trays, read apart from the points (``bar_trays``): their tiles'
+    # pixels (along, across), trained with their networks: change them together. A tray is
+    # sampled along at about the photo's resolution (a checker on edge is 6-7 px), the bar's
+    # halves ``bar_context`` of the bar's width wider each side (a die or the cube on the bar
+    # seen whole), a tray ``tray_margin`` of its length and width beyond its measured ends
+    tray_tile: tuple[int, int] = (192, 32)
+    tray_margin: float = 0.04
+    bar_tile: tuple[int, int] = (128, 32)
+    bar_context: float = 0.25
     fine_from: int = 4  # tiles the fast network calls this tall go through the fine network
     # and the points it reads less surely than this (a lone checker beside a die, read as
     # none at 0.95-0.99). Both chosen on the training caches' held-out tiles (group 0, 666
