@@ -110,3 +110,27 @@ def test_the_screen_ranks_again_only_the_quick_networks_best_and_the_cube_is_amo
         near = np.hypot(*(np.asarray(spots) - at[0, 0]).T)
         assert near.min() < side, view_to_board(*at[0, 0])
         assert p[int(near.argmin())] < 1.0
+
+
+def test_the_view_drawn_in_part_is_the_whole_view_wherever_the_reader_looks():
+    """``top_down`` given the config draws only boxes around the places a cube may stand: they
+    hold every such place with room for the fine patch's half-diagonal, and there the view is
+    the whole view's (a grey level apart at most, the warps' rounding)."""
+    from nardy.vision.cube import VIEW_W, CubeConfig, _drawn, _regions, top_down
+
+    config = CubeConfig()
+    image, truth = fixtures(with_cube=True)[0]
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    whole, _ = top_down(gray, truth["corners"])
+    part, _ = top_down(gray, truth["corners"], config)
+    size = (whole.shape[1], whole.shape[0])
+    drawn = np.zeros(whole.shape, bool)
+    for y0, y1, x0, x1 in _drawn(size, config):
+        drawn[y0:y1, x0:x1] = True
+    reach = int(config.cube * VIEW_W * config.read_window / 2 * np.sqrt(2))
+    near = cv2.dilate(
+        (_regions(size, config)[0] > 0).astype(np.uint8), np.ones((3, 3)), iterations=reach
+    )
+    assert drawn[near > 0].all()
+    assert not drawn.all()  # the middle of the board is left out
+    assert np.abs(whole.astype(int) - part.astype(int))[drawn].max() <= 1

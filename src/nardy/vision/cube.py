@@ -40,6 +40,7 @@ READ_PATCH = 64
 VIEW_W = 600  # pixels across the inner frame
 ASPECT = 0.82  # inner height over inner width of a usual board
 REACH = (-0.1, 1.1, -0.32, 1.32)  # x0, x1, y0, y1 of the view, board units
+Box = tuple[int, int, int, int]  # y0, y1, x0, x1 of a piece of the view
 
 
 class CubeInputError(ValueError):
@@ -106,15 +107,54 @@ def view_transform(corners: Sequence[Sequence[float]]) -> tuple[np.ndarray, tupl
     return cv2.getPerspectiveTransform(src, dst), size
 
 
-def top_down(gray: np.ndarray, corners: Sequence[Sequence[float]]) -> tuple[np.ndarray, np.ndarray]:
+def top_down(
+    gray: np.ndarray, corners: Sequence[Sequence[float]], config: CubeConfig | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """The grey top-down view of the board and the image → view homography. Where the view
     reaches past the photo its edge pixels are drawn out (not black), so the photo's own border
-    makes no edge that outshines a cube beside the board."""
+    makes no edge that outshines a cube beside the board. Given ``config``, only the view
+    within reach of where a cube may stand is drawn (``_drawn``; the rest of the board's
+    middle stays black): a quarter less to warp, and drawing the border out costs more."""
     to_view, size = view_transform(corners)
-    view = cv2.warpPerspective(
-        gray, to_view, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
-    )
+    if config is None:
+        view = cv2.warpPerspective(
+            gray, to_view, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+        )
+        return view, to_view
+    view = np.zeros((size[1], size[0]), gray.dtype)
+    for y0, y1, x0, x1 in _drawn(size, config):
+        shift = np.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0], [0.0, 0.0, 1.0]])
+        view[y0:y1, x0:x1] = cv2.warpPerspective(
+            gray,
+            shift @ to_view,
+            (x1 - x0, y1 - y0),
+            flags=cv2.INTER_AREA,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
     return view, to_view
+
+
+@lru_cache(maxsize=4)
+def _drawn(size: tuple[int, int], cfg: CubeConfig) -> tuple[Box, ...]:
+    """The boxes of the view (y0, y1, x0, x1) that the reader looks at: every place a cube may
+    stand (``_regions``) with room around it for the candidates' filters and the fine
+    network's patch at any turn (its half-diagonal): the bands along the two long sides full
+    width, and between them only the columns of the bar."""
+    regions, _ = _regions(size, cfg)
+    w, h = size
+    side = cfg.cube * VIEW_W
+    reach = int(np.ceil(side * cfg.read_window / 2 * np.sqrt(2))) + 4
+    rows = np.where((regions > 1).any(axis=1))[0]
+    top = int(rows[rows < h // 2].max()) + 1 + reach
+    bottom = int(rows[rows >= h // 2].min()) - reach
+    bar = np.where((regions == 1).any(axis=0))[0]
+    if bottom <= top:
+        return ((0, h, 0, w),)
+    return (
+        (0, top, 0, w),
+        (top, bottom, max(0, int(bar.min()) - reach), min(w, int(bar.max()) + 1 + reach)),
+        (bottom, h, 0, w),
+    )
 
 
 def view_to_board(x, y):  # type: ignore[no-untyped-def]  # floats or arrays alike
@@ -194,9 +234,6 @@ def _regions(size: tuple[int, int], cfg: CubeConfig) -> tuple[np.ndarray, np.nda
     out[along & (by > 1.0)] = 5
     out[on_bar] = 1
     return out, (out > 0).astype(np.float32)
-
-
-Box = tuple[int, int, int, int]  # y0, y1, x0, x1 of a piece of the view
 
 
 @lru_cache(maxsize=4)
@@ -320,12 +357,14 @@ def read(
     spots: Sequence[tuple[float, float]],
     config: CubeConfig,
     turns: Sequence[int] = (0, 90, 180, 270),
+    square: Sequence[float] | None = None,
 ) -> np.ndarray:
     """The fine network's probabilities (N × 7: not the cube, then each of ``FACES``) for each
-    spot, turned square with the view (``square_turn``), the mean over ``turns`` (degrees)."""
+    spot, turned square with the view (by ``square``, each spot's ``square_turn`` when given),
+    the mean over ``turns`` (degrees)."""
     side = config.cube * VIEW_W * config.read_window
-    cube = config.cube * VIEW_W
-    square = [square_turn(view, x, y, cube) for x, y in spots]
+    if square is None:
+        square = [square_turn(view, x, y, config.cube * VIEW_W) for x, y in spots]
     where = [
         (x, y, side, turn + angle)
         for (x, y), turn in zip(spots, square, strict=True)
@@ -342,10 +381,11 @@ def rank(
     """The likeliest spot (an index into ``spots``) and the fine network's reading of it:
     the quick network's shortlist read once, the best of it three more times, turned."""
     shortlist = np.argsort(screen(view, spots, config))[: config.shortlist]
-    first = read(view, [spots[i] for i in shortlist], config, (0,))
+    near = [spots[i] for i in shortlist]
+    square = [square_turn(view, x, y, config.cube * VIEW_W) for x, y in near]
+    first = read(view, near, config, (0,), square)
     pick = int(np.argmin(first[:, 0]))
-    best = spots[shortlist[pick]]
-    more = read(view, [best], config, (90, 180, 270))[0]
+    more = read(view, [near[pick]], config, (90, 180, 270), [square[pick]])[0]
     return int(shortlist[pick]), (first[pick] + 3 * more) / 4
 
 
@@ -382,7 +422,7 @@ def find_cube(
     ):
         raise CubeInputError("expected an 8-bit grey or BGR image")
     gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    view, to_view = top_down(gray, corners)
+    view, to_view = top_down(gray, corners, config)
     spots = candidates(view, config)
     if not spots:
         return None
