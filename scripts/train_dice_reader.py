@@ -52,8 +52,8 @@ on 35 % of all those and 1,500 more drawn scenes (``--limit 0 --drawn 1500 --dra
 Session 7 taught it side faces (``side_faces``): from it, 2 epochs at ``--lr 1e-3`` on 30 % of
 those stored patches and new cuts of the real ``Train`` folder and 196 cocked renders (``--add
 --photos --seed 7``), then 1 epoch at ``--lr 5e-4`` on 40 % of all of them (``--seed 8``); the
-shipped network is the mean of the two runs' weights (the first alone misread a plainly drawn
-white 5, the second a 3).
+shipped network is the mean of the two runs' weights (``--average FIRST.onnx SECOND.onnx``;
+the first alone misread a plainly drawn white 5, the second a 3).
 """
 
 from __future__ import annotations
@@ -729,6 +729,24 @@ class Loaded:
             yield (*load(path, real), real)
 
 
+def average_networks(paths: list[Path], out: Path) -> None:
+    """Write the mean of the weights of networks of one graph (two training runs from the same
+    start, each of which misread a die the other read: their mean read both)."""
+    import onnx
+    from onnx import numpy_helper
+
+    models = [onnx.load(str(p)) for p in paths]
+    first = models[0].graph
+    for i, init in enumerate(first.initializer):
+        arrays = [numpy_helper.to_array(m.graph.initializer[i]) for m in models]
+        if any(a.shape != arrays[0].shape for a in arrays):
+            raise SystemExit(f"{init.name}: the networks differ in shape; not one graph")
+        if arrays[0].dtype.kind == "f":
+            mean = np.mean(arrays, axis=0).astype(arrays[0].dtype)
+            init.CopyFrom(numpy_helper.from_array(mean, init.name))
+    onnx.save(models[0], str(out))
+
+
 def main() -> None:
     import torch
 
@@ -776,7 +794,16 @@ def main() -> None:
         help="go on from the shipped patch reader (or this one)",
     )
     ap.add_argument("--lr", type=float, default=3e-3, help="the patch reader's peak learning rate")
+    ap.add_argument(
+        "--average",
+        type=Path,
+        nargs="+",
+        help="only write the mean of these patch readers' weights (to --out or the package)",
+    )
     args = ap.parse_args()
+    if args.average:
+        average_networks(args.average, args.out or dice_patches.WEIGHTS)
+        return
     torch.set_num_threads(1)
     torch.manual_seed(0)
     rng = np.random.default_rng(args.seed)
