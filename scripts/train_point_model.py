@@ -518,7 +518,6 @@ def recoloured(x, gen, share: float):
 
 def train(args: argparse.Namespace) -> None:
     import torch
-    import torch.nn.functional as F
 
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
@@ -575,19 +574,12 @@ def train(args: argparse.Namespace) -> None:
         for idx in order:
             x, extra, count, colour = tensors(np.sort(idx))
             out = model(augment(x, gen, mix=args.colour_mix, recolour=args.recolour), extra)
-            loss = F.cross_entropy(out[:, : MOST + 1], count)
-            has = colour != IGNORE
-            if has.any():
-                loss = loss + F.cross_entropy(out[has, MOST + 1 :], colour[has])
+            loss = count_colour_loss(out, count, colour)
             if taught is not None:
                 loss = (1 - args.distil) * loss + args.distil * distil_loss(
                     out, *(torch.from_numpy(t[np.sort(idx)]) for t in taught), count
                 )
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += float(loss.detach())
+            total += step(opt, sched, loss)
         print(
             f"epoch {epoch + 1}: loss {total / len(order):.4f}, "
             f"held out {evaluate(model, tensors, va, data)}, {time.time() - t0:.0f} s",
@@ -595,6 +587,26 @@ def train(args: argparse.Namespace) -> None:
         )
         export(model, args.out)
     print(f"wrote {args.out}")
+
+
+def count_colour_loss(out, count, colour, smoothing: float = 0.0):
+    """Cross-entropy of the count head, plus the colour head's on tiles with checkers."""
+    import torch.nn.functional as F
+
+    loss = F.cross_entropy(out[:, : MOST + 1], count, label_smoothing=smoothing)
+    has = colour != IGNORE
+    if has.any():
+        loss = loss + F.cross_entropy(out[has, MOST + 1 :], colour[has])
+    return loss
+
+
+def step(opt, sched, loss) -> float:
+    """One optimiser step on ``loss``; its value."""
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    sched.step()
+    return float(loss.detach())
 
 
 def teacher_outputs(x: np.ndarray, kinds: np.ndarray, teacher: Path):

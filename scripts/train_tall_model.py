@@ -41,7 +41,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from train_point_model import IGNORE, augment, export, labels, rendered  # noqa: E402
+from train_point_model import (  # noqa: E402
+    augment,
+    count_colour_loss,
+    export,
+    labels,
+    rendered,
+    step,
+)
 
 from nardy.calibration import BoardProfile, ProfileError  # noqa: E402
 from nardy.calibration.geometry import GeometryError  # noqa: E402
@@ -132,7 +139,6 @@ def build_model(channels: tuple[int, ...], hidden: int, tile: tuple[int, int]):
 
 def train(args: argparse.Namespace) -> None:
     import torch
-    import torch.nn.functional as F
 
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
@@ -167,15 +173,7 @@ def train(args: argparse.Namespace) -> None:
         for idx in order:
             x, count, colour = tensors(np.sort(idx))
             out = model(augment(x, gen, recolour=args.recolour))
-            loss = F.cross_entropy(out[:, : MOST + 1], count, label_smoothing=0.02)
-            has = colour != IGNORE
-            if has.any():
-                loss = loss + F.cross_entropy(out[has, MOST + 1 :], colour[has])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += float(loss.detach())
+            total += step(opt, sched, count_colour_loss(out, count, colour, smoothing=0.02))
         print(
             f"epoch {epoch + 1}: loss {total / len(order):.4f}, "
             f"held out {held_out(model, tensors, va, data)}, {time.time() - t0:.0f} s",

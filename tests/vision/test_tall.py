@@ -15,7 +15,7 @@ from nardy.vision.checkers import (
 )
 from nardy.vision.config import VisionConfig
 from nardy.vision.sampler import Sampler
-from nardy.vision.tall import TALL_WEIGHTS, TallSampler
+from nardy.vision.tall import TALL_WEIGHTS, TallSampler, tall_probs
 
 
 def _profile() -> BoardProfile:
@@ -119,11 +119,17 @@ def test_the_tall_network_counts_tall_points_and_doubtful_high_ones_only():
     ]
 
 
-def test_a_close_reading_is_the_same_for_a_tile_and_its_mirror_image():
+def test_a_close_reading_read_in_its_mirror_image_too_is_the_same_for_the_mirror_image():
     rng = np.random.default_rng(3)
     close = rng.integers(0, 256, (2, 192, 32, 3), dtype=np.uint8)
     read = _read([12, 14], [0.6, 0.7])
-    a = read_tall(close, read, np.array([0, 1]), TALL_WEIGHTS)
-    b = read_tall(np.ascontiguousarray(close[:, :, ::-1]), read, np.array([0, 1]), TALL_WEIGHTS)
+    mirrored = np.ascontiguousarray(close[:, :, ::-1])
+    a = read_tall(close, read, np.array([0, 1]), TALL_WEIGHTS, again=1.1)  # always mirrored
+    b = read_tall(mirrored, read, np.array([0, 1]), TALL_WEIGHTS, again=1.1)
     assert np.allclose(a.count_p, b.count_p, atol=1e-5)
     assert (a.light == read.light).all()
+    # never mirrored: the tall network's reading and the one before, agreed
+    once = read_tall(close, read, np.array([0, 1]), TALL_WEIGHTS, again=0.0)
+    count_p, _ = tall_probs(close)
+    mean = np.sqrt(count_p * read.count_p)
+    assert np.allclose(once.count_p, mean / mean.sum(axis=1, keepdims=True), atol=1e-6)

@@ -180,7 +180,9 @@ def read_tiles(
     tall = np.flatnonzero(needs_tall(read, kinds, config))
     if not len(tall):
         return read
-    return _merged(read, tall, read_tall(closer(tall), read, tall, tall_weights))
+    return _merged(
+        read, tall, read_tall(closer(tall), read, tall, tall_weights, config.tall_mirror)
+    )
 
 
 def needs_tall(read: TilesRead, kinds: np.ndarray, config: VisionConfig) -> np.ndarray:
@@ -190,14 +192,22 @@ def needs_tall(read: TilesRead, kinds: np.ndarray, config: VisionConfig) -> np.n
     return ((read.counts >= config.tall_from) | doubt) & (kinds == POINT)
 
 
-def read_tall(close: np.ndarray, read: TilesRead, tall: np.ndarray, weights: Path) -> TilesRead:
+def read_tall(
+    close: np.ndarray, read: TilesRead, tall: np.ndarray, weights: Path, again: float
+) -> TilesRead:
     """The counts of tiles ``tall`` of ``read`` from their close tiles ``close``: the tall
-    network's reading of each and of its mirror image agreed with ``read``'s (the geometric
-    mean; on held-out training tiles the mirror image's reading errs elsewhere, as the fine
-    network's does); the colour stays ``read``'s."""
-    both, _ = tall_probs(np.concatenate([close, close[:, :, ::-1]]), weights)
+    network's reading agreed with ``read``'s (the geometric mean), and where that is less sure
+    than ``again``, with the tall network's reading of the mirror image as well (on held-out
+    training tiles it errs elsewhere, as the fine network's does). The colour stays
+    ``read``'s."""
+    count_p, _ = tall_probs(close, weights)
+    agreed = _agreed(count_p, read.count_p[tall])
+    doubt = np.flatnonzero(agreed.max(axis=1) < again)
+    if len(doubt):
+        mirror, _ = tall_probs(np.ascontiguousarray(close[doubt, :, ::-1]), weights)
+        agreed[doubt] = _agreed(count_p[doubt], mirror, read.count_p[tall[doubt]])
     light_p = read.light_p[tall] if read.light_p is not None else read.light[tall] * 1.0
-    return as_read(_agreed(both[: len(close)], both[len(close) :], read.count_p[tall]), light_p)
+    return as_read(agreed, light_p)
 
 
 def _merged(read: TilesRead, idx: np.ndarray, closer: TilesRead) -> TilesRead:

@@ -42,9 +42,11 @@ class VisionConfig:
     # the fine one's. Chosen on the tall network's held-out training tiles (2,651 points read
     # or truly 4 high or more, never the fixtures): 121 counts wrong without it; from 8 with
     # 0.99 (1,557 of them looked at) 106, the same as from 4 (2,616), 109 from 8 alone, 115
-    # from 10; 96 with the mirror image read too
+    # from 10; 96 with the mirror image read too where the two agreed are less sure than
+    # tall_mirror (194 of the 1,557; the same 96 with every one mirrored, 106 with none)
     tall_from: int = 8
     tall_doubt: float = 0.99
+    tall_mirror: float = 0.9
     tall_scale: int = 2
     # checkers each side has (15 in backgammon and nardy, 3 in hypergammon), when the caller
     # knows: with the trays in view, the counts are read as the most probable that add up to
