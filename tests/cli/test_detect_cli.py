@@ -138,3 +138,14 @@ def test_detect_gives_every_die_and_the_cube_a_confidence():
     assert out["dice"] and out["cube"] is not None  # a fixture with two dice and the cube
     sure = [d["confidence"] for d in out["dice"]] + [out["cube"]["confidence"]]
     assert all(0.0 < c <= 1.0 for c in sure)
+
+
+def test_the_text_form_says_when_whose_side_the_cube_is_on_is_not_told(capsys):
+    from nardy.cli.detect import _emit
+
+    out = {"image": "x.jpg", "usable": True, "points": [0] * 24, "bar": [0, 0], "off": None}
+    _emit({**out, "cube": {"value": 4, "where": None}}, as_json=False)
+    _emit({**out, "cube": {"value": 2, "where": "dark"}}, as_json=False)
+    text = capsys.readouterr().out
+    assert "cube 4 on a side, whose not told" in text and "None" not in text
+    assert "cube 2 dark" in text

@@ -104,6 +104,8 @@ def _emit(out: dict[str, Any], as_json: bool) -> None:
         print(
             f"  die {d['value']} {'flat' if d['flat'] else 'cocked'} {d['where']} at {d['center']}"
         )
-    if out.get("cube"):
-        print(f"  cube {out['cube']['value']} {out['cube']['where']}")
+    cube = out.get("cube")
+    if cube:
+        # where is None for a cube on a side when nothing tells whose side that is
+        print(f"  cube {cube['value']} {cube['where'] or 'on a side, whose not told'}")
     sys.stdout.flush()
