@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 
 from nardy.calibration import BoardGeometry, BoardProfile, Rect
-from nardy.vision.bar_trays import BarTraySampler, join, read_bar, read_trays, rows
+from nardy.vision.bar_trays import BarTraySampler, bar_quiet, join, read_bar, read_trays, rows
 from nardy.vision.checkers import MOST, TilesRead
 from nardy.vision.config import VisionConfig
 from nardy.vision.detect import profile_from_corners
@@ -142,3 +142,12 @@ def test_readings_joined_keep_their_order():
 
     joined = join(one(3), one(0), one(7))
     assert joined.counts.tolist() == [3, 0, 7] and joined.count_p.shape == (3, MOST + 1)
+
+
+def test_the_bar_network_is_asked_unless_the_checker_networks_are_sure_the_bar_is_empty():
+    empty = _sure(0, 0)  # each half empty at 0.985
+    assert bar_quiet(empty, 0.98) and not bar_quiet(empty, 0.99)
+    assert not bar_quiet(_sure(0, 1), 0.5)  # a checker seen on one half
+    unsure = _sure(0, 0)
+    unsure.count_p[1] = np.r_[0.9, 0.1, np.zeros(MOST - 1)]
+    assert not bar_quiet(unsure, 0.99) and bar_quiet(unsure, 0.8)

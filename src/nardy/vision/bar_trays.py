@@ -157,6 +157,12 @@ def read_with(tiles: np.ndarray, weights: Path) -> TilesRead:
     return as_read(count_p, tinynet.softmax(out[:, MOST + 1 : MOST + 3])[:, 0])
 
 
+def bar_quiet(shared: TilesRead, sure: float) -> bool:
+    """Whether the checker networks are at least ``sure`` that both halves of the bar are
+    empty: then the bar's own network is not asked (``VisionConfig.bar_quiet``)."""
+    return bool((shared.counts == 0).all() and (shared.count_p[:, 0] >= sure).all())
+
+
 def read_bar(
     tiles: np.ndarray, shared: TilesRead | None = None, weights: Path = BAR_WEIGHTS
 ) -> TilesRead:

@@ -12,7 +12,15 @@ from functools import cached_property, lru_cache
 import numpy as np
 
 from nardy.calibration import BoardProfile
-from nardy.vision.bar_trays import BarTraySampler, BarTrayTiles, join, read_bar, read_trays, rows
+from nardy.vision.bar_trays import (
+    BarTraySampler,
+    BarTrayTiles,
+    bar_quiet,
+    join,
+    read_bar,
+    read_trays,
+    rows,
+)
 from nardy.vision.checkers import TilesRead, fit_sides, read_tiles, settle_colours
 from nardy.vision.config import VisionConfig
 from nardy.vision.hand_tiles import hand_probs
@@ -119,13 +127,17 @@ class BoardReader:
         bar_trays: BarTrayTiles,
         closer: Callable[[np.ndarray], np.ndarray],
     ) -> TilesRead:
-        """The points through the checker networks; the bar's halves through them and the
-        bar's own network, the two readings combined (``read_bar``); the trays through the
+        """The points through the checker networks; the bar's halves through them and, unless
+        those are sure the bar is empty (``bar_quiet``), the bar's own network, the two
+        readings combined (``read_bar``); the trays through the
         checker networks or, told the checkers a side, through the trays' own network."""
         told = self.config.checkers_per_side is not None
         own_trays = told and bar_trays.trays is not None
         shared = read_tiles(tiles[:26] if own_trays else tiles, config=self.config, closer=closer)
-        parts = [rows(shared, slice(0, 24)), read_bar(bar_trays.bar, rows(shared, slice(24, 26)))]
+        bar = rows(shared, slice(24, 26))
+        if not bar_quiet(bar, self.config.bar_quiet):
+            bar = read_bar(bar_trays.bar, bar)
+        parts = [rows(shared, slice(0, 24)), bar]
         if own_trays:
             parts.append(read_trays(bar_trays.trays))
         elif len(tiles) > 26:

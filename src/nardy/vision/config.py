@@ -23,6 +23,11 @@ class VisionConfig:
     tray_margin: float = 0.04
     bar_tile: tuple[int, int] = (128, 32)
     bar_context: float = 0.25
+    # the bar's own network reads the halves only when the checker networks are less sure than
+    # this that both are empty. Held out (320 training renders, group 0): at 0.99 it runs on
+    # 118 of them (bar-heavy scenes; few in a game), bars misread 6 as when it always runs
+    # (checker networks alone 9); told 15 a side 4 (always: 2, checker networks alone 10)
+    bar_quiet: float = 0.99
     fine_from: int = 4  # tiles the fast network calls this tall go through the fine network
     # and the points it reads less surely than this (a lone checker beside a die, read as
     # none at 0.95-0.99). Both chosen on the training caches' held-out tiles (group 0, 666
