@@ -14,9 +14,10 @@ no checker.
 
 How the board reader uses them (``BoardReader._checkers``), chosen on held-out training renders
 (320 boards of the training folders whose names fall in group 0, never trained on):
-- the bar's halves are read by both the checker networks and the bar's network, their
-  probabilities multiplied (``read_bar``): 6 bars misread (checker networks alone 9, the bar's
-  alone 10; told 15 a side 2, 10 and 24);
+- the bar's halves are read by the checker networks and, unless those are sure the bar is
+  empty (``bar_quiet``, ``VisionConfig.bar_quiet``), by the bar's network too, the two
+  readings' probabilities multiplied (``read_bar``): 6 bars misread (checker networks alone
+  9, the bar's alone 10; told 15 a side 4, 10 and 24, and 2 with the bar's always asked);
 - the trays by their own network when the reader is told the checkers a side
   (``checkers_per_side``): 38 trays misread where the checker networks misread 55, and the
   fit to fifteen a side mends more with its probabilities. Not told, the checker networks still
