@@ -75,8 +75,7 @@ class BoardReader:
         # are still in the cache; then what works on the tiles
         tiles = self.sampler.sample(frame)
         whole = self.trays_in_view
-        told = self.config.checkers_per_side is not None
-        bar_trays = self.bar_trays.sample(frame, tiles.levels, trays=whole and told)
+        bar_trays = self.bar_trays.sample(frame, tiles.levels, trays=whole)
         # too dark to trust, but what can be read is read (the levels are stretched)
         light = frame_light(frame, self.config)
         checker_tiles = tiles.checker_tiles()
@@ -129,19 +128,15 @@ class BoardReader:
     ) -> TilesRead:
         """The points through the checker networks; the bar's halves through them and, unless
         those are sure the bar is empty (``bar_quiet``), the bar's own network, the two
-        readings combined (``read_bar``); the trays through the
-        checker networks or, told the checkers a side, through the trays' own network."""
-        told = self.config.checkers_per_side is not None
-        own_trays = told and bar_trays.trays is not None
-        shared = read_tiles(tiles[:26] if own_trays else tiles, config=self.config, closer=closer)
+        readings combined (``read_bar``); the trays, when in view, through their own network
+        (``read_trays``)."""
+        shared = read_tiles(tiles[:26], config=self.config, closer=closer)
         bar = rows(shared, slice(24, 26))
         if not bar_quiet(bar, self.config.bar_quiet):
             bar = read_bar(bar_trays.bar, bar)
         parts = [rows(shared, slice(0, 24)), bar]
-        if own_trays:
+        if bar_trays.trays is not None:
             parts.append(read_trays(bar_trays.trays))
-        elif len(tiles) > 26:
-            parts.append(rows(shared, slice(26, len(tiles))))
         return join(*parts)
 
     @cached_property

@@ -1,5 +1,5 @@
-"""Count the checkers on every point, on the bar and in the trays with one small network (the
-bar and the trays have readers of their own as well: ``bar_trays``).
+"""Count the checkers on every point and on the bar with one small network (the bar has a
+reader of its own as well, and the trays are read only by theirs: ``bar_trays``).
 
 The sampler rectifies each place checkers stand into a tile of the same size: a point from its
 base at the frame to the middle of the board, each half of the bar from the middle outward, each
