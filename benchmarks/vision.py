@@ -116,16 +116,16 @@ def _stages(reader: BoardReader, frame: np.ndarray) -> dict[str, Callable[[], ob
         "hand on the tiles (when unsure)": lambda: hand_over_tiles(
             hand_probs(cells[:26], config.hand_fine_from), config
         ),
-        "checker networks (fast, fine)": lambda: read_tiles(cells, config=reader.config),
-        "bar's own network (sampling, net)": lambda: _bar_and_trays(reader, frame, levels, False),
-        "and the trays' (told the checkers)": lambda: _bar_and_trays(reader, frame, levels, whole),
+        "checker networks (fast, fine)": lambda: read_tiles(cells[:26], config=reader.config),
+        "bar's own network (when unsure)": lambda: _bar_and_trays(reader, frame, levels, False),
+        "bar's and trays' own (in view)": lambda: _bar_and_trays(reader, frame, levels, whole),
         "colours settled": lambda: settle_colours(cells, read, reader.config),
     }
 
 
 def _bar_and_trays(reader: BoardReader, frame: np.ndarray, levels, whole: bool) -> None:
-    """The bar's and the trays' own sampling and networks (the trays' only when told the
-    checkers a side; the bar's halves' reading by the checker networks is timed with those)."""
+    """The bar's and the trays' own sampling and networks (the trays' when ``whole``: in view;
+    the bar's halves' reading by the checker networks is timed with those)."""
     tiles = reader.bar_trays.sample(frame, levels, trays=whole)
     read_bar(tiles.bar)
     if tiles.trays is not None:
