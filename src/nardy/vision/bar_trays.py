@@ -41,19 +41,10 @@ from nardy.calibration import BoardProfile
 from nardy.vision import tinynet
 from nardy.vision.checkers import MOST, TilesRead, as_read, light_and_dark
 from nardy.vision.config import VisionConfig
+from nardy.vision.sampler import grid
 
 TRAY_WEIGHTS = Path(__file__).with_name("tray_model.npz")
 BAR_WEIGHTS = Path(__file__).with_name("bar_model.npz")
-
-
-def grid(x0: float, x1: float, y0: float, y1: float, size: tuple[int, int]) -> np.ndarray:
-    """Board coordinates (length × width × 2) of a tile running from ``y0`` to ``y1`` along
-    and across ``x0``..``x1``, pixel centres."""
-    length, width = size
-    u = x0 + (np.arange(width) + 0.5) * (x1 - x0) / width
-    t = y0 + (np.arange(length) + 0.5) * (y1 - y0) / length
-    uu, tt = np.meshgrid(u, t)
-    return np.stack([uu, tt], -1)
 
 
 @dataclass(frozen=True)

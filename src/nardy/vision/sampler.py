@@ -25,6 +25,16 @@ BAR_TILES = ("bar_top", "bar_bottom")
 TRAY_TILES = ("tray0", "tray1")
 
 
+def grid(x0: float, x1: float, y0: float, y1: float, size: tuple[int, int]) -> np.ndarray:
+    """Board coordinates (length × width × 2, pixel centres) of a tile of ``size`` (length,
+    width) pixels running from ``y0`` to ``y1`` along and across ``x0``..``x1``."""
+    length, width = size
+    u = x0 + (np.arange(width) + 0.5) * (x1 - x0) / width
+    t = y0 + (np.arange(length) + 0.5) * (y1 - y0) / length
+    uu, tt = np.meshgrid(u, t)
+    return np.stack([uu, tt], -1)
+
+
 @dataclass(frozen=True)
 class Layout:
     """Sizes (pixels) of the tiles; ``px`` is the length of one pixel across a point, in board
@@ -50,11 +60,7 @@ class Sampler:
         """Board coordinates (strip_l × strip_w × 2) of a tile running from the edge at ``y0``
         to ``y1``, across ``x0``..``x1``: every tile has the same size in pixels, whatever the
         board's proportions, so one network reads them all."""
-        lay = self.layout
-        u = x0 + (np.arange(lay.strip_w) + 0.5) * (x1 - x0) / lay.strip_w
-        t = y0 + (np.arange(lay.strip_l) + 0.5) * (y1 - y0) / lay.strip_l
-        uu, tt = np.meshgrid(u, t)
-        return np.stack([uu, tt], -1)
+        return grid(x0, x1, y0, y1, (self.layout.strip_l, self.layout.strip_w))
 
     def strip_coords(self, number: int) -> np.ndarray:
         """Point ``number``'s strip, from its base at the frame to the middle of the board."""
