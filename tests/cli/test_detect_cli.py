@@ -149,3 +149,26 @@ def test_the_text_form_says_when_whose_side_the_cube_is_on_is_not_told(capsys):
     text = capsys.readouterr().out
     assert "cube 4 on a side, whose not told" in text and "None" not in text
     assert "cube 2 dark" in text
+
+
+def test_told_the_checkers_a_side_the_reading_adds_up_to_them():
+    from pathlib import Path
+
+    # a bear-off with both trays in view: every checker of both sets is in sight
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "boards" / "bearoff-011.jpg"
+    truth = json.loads(fixture.with_suffix(".json").read_text())
+    corners = ",".join(str(v) for c in truth["corners"] for v in c)
+    proc = _nardy("detect", str(fixture), "--corners", corners, "--checkers", "15", "--json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    light = sum(n for n in out["points"] if n > 0) + out["bar"][0] + out["off"][0]
+    dark = -sum(n for n in out["points"] if n < 0) + out["bar"][1] + out["off"][1]
+    assert (light, dark) == (15, 15)
+
+
+@pytest.mark.parametrize("checkers", ["0", "16", "many"])
+def test_a_bad_checkers_count_is_one_clear_line_and_status_2(board_photo, checkers):
+    path, _ = board_photo
+    proc = _nardy("detect", str(path), "--checkers", checkers)
+    assert proc.returncode == 2
+    assert "--checkers" in proc.stderr and "Traceback" not in proc.stderr

@@ -22,6 +22,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="x1,y1,...,x4,y4",
         help="inner corners of the frame: top-left, top-right, bottom-right, bottom-left",
     )
+    parser.add_argument(
+        "--checkers",
+        type=int,
+        metavar="N",
+        help="each side has N checkers (15 in backgammon and nardy, 3 in hypergammon): with "
+        "the trays in view, the counts are read as the likeliest that add up to N a side; "
+        "by default every point is read on its own",
+    )
     parser.add_argument("--json", action="store_true", help="one JSON line per image")
     parser.add_argument(
         "--draw",
@@ -33,9 +41,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from nardy.calibration import BoardProfile, ProfileError, parse_corners
+    from nardy.vision.checkers import MOST
+    from nardy.vision.config import VisionConfig
     from nardy.vision.detect import detect_image
     from nardy.vision.images import ImageError, load_image
 
+    if args.checkers is not None and not 1 <= args.checkers <= MOST:
+        raise UsageError(f"--checkers: a side has 1 to {MOST} checkers, not {args.checkers}")
+    config = VisionConfig(checkers_per_side=args.checkers)
     profile = None
     corners = None
     if args.profile:
@@ -58,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
             status = 2
             continue
         try:
-            result = detect_image(image, profile=profile, corners=corners)
+            result = detect_image(image, profile=profile, corners=corners, config=config)
         except ProfileError as e:  # corners that do not make a board
             raise UsageError(str(e)) from e
         out = {"image": path, **result.to_json()}
