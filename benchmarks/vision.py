@@ -91,7 +91,7 @@ def _stages(reader: BoardReader, frame: np.ndarray) -> dict[str, Callable[[], ob
     read = read_tiles(cells, config=reader.config)
     levels, whole = tiles.levels, reader.trays_in_view
     check, config = reader.check, reader.config
-    return {
+    stages: dict[str, Callable[[], object]] = {
         "sampling (one remap, levels)": lambda: reader.sampler.sample(frame),
         "usability network (view, net)": lambda: check.clear(frame),
         "motion blur (strips, as the read)": lambda: check.motion_blur(
@@ -117,15 +117,21 @@ def _stages(reader: BoardReader, frame: np.ndarray) -> dict[str, Callable[[], ob
             hand_probs(cells[:26], config.hand_fine_from), config
         ),
         "checker networks (fast, fine)": lambda: read_tiles(cells[:26], config=reader.config),
-        "bar's own network (when unsure)": lambda: _bar_and_trays(reader, frame, levels, False),
-        "bar's and trays' own (in view)": lambda: _bar_and_trays(reader, frame, levels, whole),
+        "bar's own tiles, net (unsure)": lambda: _bar_and_trays(reader, frame, levels, False),
         "colours settled": lambda: settle_colours(cells, read, reader.config),
     }
+    if whole:
+        stages["bar's and trays' own (in view)"] = lambda: _bar_and_trays(
+            reader, frame, levels, True
+        )
+    return stages
 
 
 def _bar_and_trays(reader: BoardReader, frame: np.ndarray, levels, whole: bool) -> None:
-    """The bar's and the trays' own sampling and networks (the trays' when ``whole``: in view;
-    the bar's halves' reading by the checker networks is timed with those)."""
+    """The bar's and the trays' own sampling and networks: with the trays in view (``whole``)
+    one remap of both, on every frame; else the bar's tiles alone, sampled only when the bar's
+    network is asked (the bar's halves' reading by the checker networks is timed with
+    those)."""
     tiles = reader.bar_trays.sample(frame, levels, trays=whole)
     read_bar(tiles.bar)
     if tiles.trays is not None:

@@ -68,3 +68,28 @@ def test_short_dark_stacks_on_dark_points_are_read_or_doubted():
         got, conf = reading.points[n - 1], reading.point_confidence[n - 1]
         print(f"point {n}: truth {SAME_COLOUR[n - 1]}, read {got}, confidence {conf:.2f}")
         assert got == SAME_COLOUR[n - 1] or conf < 0.5
+
+
+def test_the_bars_own_tiles_are_sampled_only_when_its_network_is_asked(monkeypatch):
+    """With the trays out of view and the checker networks sure the bar is empty, the bar's
+    own tiles are not sampled; when the bar's network is asked, they are, once."""
+    from nardy.vision.bar_trays import BarTraySampler
+
+    sampled = []
+    sample = BarTraySampler.sample
+
+    def counted(self, *args, **kwargs):
+        sampled.append(kwargs.get("trays", True))
+        return sample(self, *args, **kwargs)
+
+    monkeypatch.setattr(BarTraySampler, "sample", counted)
+    flat, corners = draw_board(START)
+    photo, seen = photograph(flat, corners)
+    profile = BoardProfile.from_corners(seen, (1280, 720))
+    reader = BoardReader(profile)
+    assert not reader.trays_in_view
+    assert list(reader.read(photo).points) == START
+    assert sampled == []
+    asked = BoardReader(profile, VisionConfig(bar_quiet=1.1))  # the bar's network always asked
+    assert asked.read(photo).bar == (0, 0)
+    assert sampled == [False]

@@ -151,10 +151,26 @@ def test_the_fine_network_reads_again_only_what_the_fast_one_finds_tall_or_unsur
     fast = read_tiles(tiles, fine_weights=None)
     never = VisionConfig(fine_from=MOST + 1, fine_sure=0.0)
     assert read_tiles(tiles, config=never).counts.tolist() == fast.counts.tolist()
-    always = VisionConfig(fine_from=0, fine_sure=1.1)
+    always = VisionConfig(fine_from=0, fine_sure=1.1, fine_skip=1.1)
     fine = read_tiles(tiles, config=always)
     assert fine.count_p.shape == (26, MOST + 1)
     assert not np.array_equal(fine.count_p, fast.count_p)  # another network's word
+
+
+def test_a_stack_the_fast_network_is_plainly_sure_of_keeps_its_reading():
+    """The start's heads of five, drawn plainly: the fast network is sure of them, and the
+    fine one reads them only when told to read even what the fast one is sure of."""
+    flat, corners = draw_board(START)
+    photo, seen = photograph(flat, corners)
+    tiles = Sampler(BoardProfile.from_corners(seen, (1280, 720))).sample(photo).checker_tiles()
+    fast = read_tiles(tiles, fine_weights=None)
+    heads = np.flatnonzero(np.abs(START) == 5)
+    assert (fast.counts[heads] == 5).all() and (fast.confidence[heads] >= 0.995).all()
+    kept = read_tiles(tiles, config=VisionConfig())
+    assert np.array_equal(kept.count_p[heads], fast.count_p[heads])
+    asked = read_tiles(tiles, config=VisionConfig(fine_skip=1.1))
+    assert not np.array_equal(asked.count_p[heads], fast.count_p[heads])
+    assert (asked.counts[heads] == 5).all()
 
 
 def test_a_tile_the_fine_network_doubts_reads_the_same_as_its_mirror_image():

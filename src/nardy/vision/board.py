@@ -75,7 +75,16 @@ class BoardReader:
         # are still in the cache; then what works on the tiles
         tiles = self.sampler.sample(frame)
         whole = self.trays_in_view
-        bar_trays = self.bar_trays.sample(frame, tiles.levels, trays=whole)
+        # the trays, when in view, with the bar's halves in the same remap; else the bar's
+        # halves only when its network is asked (most frames the checker networks are sure
+        # the bar is empty), a small remap of their own
+        early = self.bar_trays.sample(frame, tiles.levels) if whole else None
+
+        def own_tiles() -> BarTrayTiles:
+            if early is not None:
+                return early
+            return self.bar_trays.sample(frame, tiles.levels, trays=False)
+
         # too dark to trust, but what can be read is read (the levels are stretched)
         light = frame_light(frame, self.config)
         checker_tiles = tiles.checker_tiles()
@@ -98,7 +107,7 @@ class BoardReader:
         bad = [v for v in verdicts if not v.usable]
         read = self._checkers(
             checker_tiles,
-            bar_trays,
+            own_tiles,
             closer=lambda points: self.tall.sample(frame, points, tiles.levels),
         )
         read = settle_colours(checker_tiles, read, self.config)
@@ -123,20 +132,23 @@ class BoardReader:
     def _checkers(
         self,
         tiles: np.ndarray,
-        bar_trays: BarTrayTiles,
+        own_tiles: Callable[[], BarTrayTiles],
         closer: Callable[[np.ndarray], np.ndarray],
     ) -> TilesRead:
         """The points through the checker networks; the bar's halves through them and, unless
         those are sure the bar is empty (``bar_quiet``), the bar's own network, the two
         readings combined (``read_bar``); the trays, when in view, through their own network
-        (``read_trays``)."""
+        (``read_trays``). ``own_tiles`` samples the bar's and the trays' own tiles, asked
+        only when they are read."""
         shared = read_tiles(tiles[:26], config=self.config, closer=closer)
         bar = rows(shared, slice(24, 26))
         if not bar_quiet(bar, self.config.bar_quiet):
-            bar = read_bar(bar_trays.bar, bar)
+            bar = read_bar(own_tiles().bar, bar)
         parts = [rows(shared, slice(0, 24)), bar]
-        if bar_trays.trays is not None:
-            parts.append(read_trays(bar_trays.trays))
+        if self.trays_in_view:
+            trays = own_tiles().trays
+            if trays is not None:
+                parts.append(read_trays(trays))
         return join(*parts)
 
     @cached_property

@@ -141,14 +141,18 @@ def read_fine(
 
 
 def needs_fine(read: TilesRead, kinds: np.ndarray, config: VisionConfig) -> np.ndarray:
-    """Which tiles the fine network reads again: those the fast one calls tall, the points it
-    is unsure of, and every tray it sees checkers in (at half size a tray's checker, standing
-    on edge, is under two pixels long: the fast network tells one from two badly). An unsure
-    bar or tray is most often an empty one, which the fast network reads as well as the fine
-    (and a die on the bar misleads the fine one more)."""
+    """Which tiles the fine network reads again: those the fast one calls tall (but a point
+    under ``config.tall_from`` that it reads at least ``config.fine_skip`` sure), the points
+    it is unsure of, and every tray it sees checkers in (at half size a tray's checker,
+    standing on edge, is under two pixels long: the fast network tells one from two badly).
+    An unsure bar or tray is most often an empty one, which the fast network reads as well as
+    the fine (and a die on the bar misleads the fine one more)."""
     unsure = (read.confidence < config.fine_sure) & (kinds == POINT)
     trays = (kinds == TRAY) & (read.counts > 0)
-    return (read.counts >= config.fine_from) | unsure | trays
+    plain = (
+        (kinds == POINT) & (read.counts < config.tall_from) & (read.confidence >= config.fine_skip)
+    )
+    return ((read.counts >= config.fine_from) & ~plain) | unsure | trays
 
 
 def read_tiles(
