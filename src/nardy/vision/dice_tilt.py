@@ -1,0 +1,161 @@
+"""Flat or cocked, for a die found on a board whose inner frame corners are known.
+
+Seen in the photograph, a flat die's top face is foreshortened by the camera's slant just as a
+cocked die's is by its lean, so the patch reader (``dice_patches``) confuses the two. The
+board's homography undoes the camera's slant: cut through it, in the board's own plane (its
+width 1, its height ``aspect``), a flat die's top face is a square of the die's size (the top
+face lies in a plane parallel to the board, which the homography maps to a scaled copy), and
+only a cocked die's is foreshortened, with a side face beside it. ``cut_flat`` cuts that
+board-plane patch around a found top face; a network of the patch reader's shape
+(``dice_tilt.onnx``: the patch reader trained further by ``scripts/train_dice_tilt.py`` on such
+patches of renders) says from it how likely the die is cocked, and reads its value too.
+
+A flat die shows side faces too, between its top face and the camera's foot (the point of the
+board's plane under the camera): its top face stands above the board, so the plane's view
+shifts it away from the foot. ``camera_foot`` finds that point from the corners (the camera's
+pose, its focal length the one that makes the board a rectangle of the given proportions), and
+each patch is cut turned so that away from the foot is up: side faces of a flat die then show
+only below its top face, and one showing elsewhere is a lean.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from nardy.vision import tinynet
+from nardy.vision.dice_patches import CONTEXT, PATCH, normalise_patch
+
+WEIGHTS = Path(__file__).with_name("dice_tilt.onnx")
+
+
+def to_plane(corners: Sequence[Sequence[float]], aspect: float) -> np.ndarray:
+    """Image → board-plane map for inner frame corners TL, TR, BR, BL: the board's width is 1
+    and its height ``aspect``, so a square on the board is a square there."""
+    src = np.asarray(corners, np.float32).reshape(4, 2)
+    dst = np.array([[0, 0], [1, 0], [1, aspect], [0, aspect]], np.float32)
+    return cv2.getPerspectiveTransform(src, dst)
+
+
+def camera_foot(
+    to_board: np.ndarray, image_size: tuple[int, int], focal: tuple[float, float] = (0.25, 4.0)
+) -> np.ndarray:
+    """The point of the board's plane under the camera (in the plane's units), for an image of
+    ``image_size`` (width, height) whose principal point is its centre and whose pixels are
+    square. The focal length, between ``focal`` times the image's width, is the one whose pose
+    maps the plane's axes to two square-on directions of one length; the pose then gives the
+    camera's centre. (Seen from straight above any focal length fits, and the foot is under
+    the image's centre whichever is taken.)"""
+    w, h = image_size
+    to_image = np.linalg.inv(np.asarray(to_board, np.float64))
+    best, pose = np.inf, to_image
+    for f in w * np.geomspace(focal[0], focal[1], 64):
+        k_inv = np.array([[1 / f, 0, -w / (2 * f)], [0, 1 / f, -h / (2 * f)], [0, 0, 1.0]])
+        m = k_inv @ to_image  # plane (x, y, 1) → the camera's rays
+        a, b = np.linalg.norm(m[:, 0]), np.linalg.norm(m[:, 1])
+        # square-on and of one length; ties (a view from straight above) to a middling lens
+        miss = (m[:, 0] @ m[:, 1] / (a * b)) ** 2 + np.log(a / b) ** 2
+        miss += 1e-3 * np.log(f / (0.6 * w)) ** 2
+        if miss < best:
+            best, pose = miss, m * (2.0 / (a + b))
+    if pose[2, 2] < 0:  # the board in front of the camera
+        pose = -pose
+    r = np.stack([pose[:, 0], pose[:, 1], np.cross(pose[:, 0], pose[:, 1])], axis=1)
+    return (-r.T @ pose[:, 2])[:2]
+
+
+def plane_scale(to_board: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Board-plane units per image pixel at each image point (the square root of the map's
+    local area ratio)."""
+    h = np.asarray(to_board, np.float64)
+    pts = np.asarray(points, np.float64).reshape(-1, 2)
+    xyw = np.c_[pts, np.ones(len(pts))] @ h.T
+    w = xyw[:, 2]
+    # the Jacobian of a homography: (H[:2, :2] - p ⊗ H[2, :2]) / w, p the mapped point
+    p = xyw[:, :2] / w[:, None]
+    j = (h[None, :2, :2] - p[:, :, None] * h[None, 2:3, :2]) / w[:, None, None]
+    return np.sqrt(np.abs(np.linalg.det(j)))
+
+
+def cut_flat(
+    bgr: np.ndarray,
+    to_board: np.ndarray,
+    center: tuple[float, float],
+    face: float,
+    angle: float = 0.0,
+    flip: bool = False,
+) -> np.ndarray:
+    """The (PATCH, PATCH, 3) uint8 square of the board's plane around the image point
+    ``center``, ``CONTEXT`` times a top face of ``face`` image pixels across, turned by
+    ``angle`` degrees (mirrored when ``flip``)."""
+    h = np.asarray(to_board, np.float64)
+    c = np.asarray(center, np.float64)
+    m = h @ np.array([c[0], c[1], 1.0])
+    m = m[:2] / m[2]
+    side = CONTEXT * face * float(plane_scale(h, c[None])[0])
+    a = np.radians(angle)
+    k = side / PATCH
+    sx = -k if flip else k
+    # patch pixel (u, v) → board plane: centred, scaled, turned
+    to_plane = np.array(
+        [
+            [sx * np.cos(a), -k * np.sin(a), 0.0],
+            [sx * np.sin(a), k * np.cos(a), 0.0],
+            [0.0, 0.0, 1.0],
+        ]
+    )
+    centre_px = (PATCH - 1) / 2
+    to_plane[:2, 2] = m - to_plane[:2, :2] @ [centre_px, centre_px]
+    patch_to_image = np.linalg.inv(h) @ to_plane
+    return cv2.warpPerspective(
+        bgr,
+        patch_to_image,
+        (PATCH, PATCH),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+
+
+def predict(patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For (N, PATCH, PATCH, 3) uint8 patches: the probability each die is cocked (N,) and of
+    its value (N, 6: 1..6)."""
+    blob = np.stack([normalise_patch(p) for p in patches])
+    out = tinynet.run_onnx(WEIGHTS, blob)  # the patch reader's outputs (``dice_patches.predict``)
+    return 1.0 / (1.0 + np.exp(-out[:, 11])), tinynet.softmax(out[:, 1:7])
+
+
+def away_from(to_board: np.ndarray, foot: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    """The turn (degrees, for ``cut_flat``) that puts "away from the camera's foot" up in the
+    patch of each image point."""
+    pts = np.asarray(centres, np.float64).reshape(-1, 1, 2)
+    at = cv2.perspectiveTransform(pts, np.asarray(to_board, np.float64)).reshape(-1, 2)
+    d = at - np.asarray(foot, np.float64)
+    return np.degrees(np.arctan2(d[:, 0], -d[:, 1]))
+
+
+def read_flat(
+    bgr: np.ndarray,
+    to_board: np.ndarray,
+    centres: Sequence[tuple[float, float]] | np.ndarray,
+    faces: Sequence[float] | np.ndarray,
+    foot: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``predict`` on the board-plane patches of found top faces (``centres``, ``faces`` in
+    image pixels), each cut with away from the camera's ``foot`` up, and mirrored (which keeps
+    it up); the two reads averaged."""
+    n = len(centres)
+    if not n:
+        return np.zeros(0), np.zeros((0, 6))
+    turns = away_from(to_board, foot, np.asarray(centres))
+    patches = np.stack(
+        [
+            cut_flat(bgr, to_board, (float(c[0]), float(c[1])), float(f), angle=a, flip=flip)
+            for flip in (False, True)
+            for c, f, a in zip(centres, faces, turns, strict=True)
+        ]
+    )
+    cocked, values = predict(patches)
+    return cocked.reshape(2, n).mean(axis=0), values.reshape(2, n, 6).mean(axis=0)
