@@ -37,6 +37,7 @@ from nardy.vision import dice_patches, dice_tilt
 from nardy.vision.dice import DiceConfig
 from nardy.vision.dice_patches import normalise_patch
 
+
 def cut_image(path: Path, rng: np.random.Generator, copies: int, cocked_copies: int):
     """(patch, value, cocked) for every die of one render."""
     truth = json.loads(path.with_suffix(".json").read_text())
@@ -78,9 +79,7 @@ def train(data, held, epochs: int, rng, lr: float, init: Path, out: Path) -> Non
     value = torch.tensor(np.array([d[1] for d in data]))
     cocked = torch.tensor(np.array([d[2] for d in data], np.float32))
     train_idx, test_idx = np.nonzero(~held)[0], np.nonzero(held)[0]
-    print(
-        f"{len(pats)} patches ({len(test_idx)} held out), {int(cocked.sum())} cocked", flush=True
-    )
+    print(f"{len(pats)} patches ({len(test_idx)} held out), {int(cocked.sum())} cocked", flush=True)
     net = patch_net()
     unfolded(net, init)
     net = net.to(memory_format=torch.channels_last)

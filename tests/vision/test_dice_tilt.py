@@ -92,6 +92,7 @@ def test_a_turned_cut_turns_the_patch():
     face = 0.03 / dice_tilt.plane_scale(h, np.array([c]))[0]
     plain = dice_tilt.cut_flat(image, h, c, face)
     turned = dice_tilt.cut_flat(image, h, c, face, angle=90.0)
+
     def mark(patch: np.ndarray) -> tuple[float, float]:
         ys, xs = np.nonzero(patch[..., 0] > 200)
         return float(xs.mean()), float(ys.mean())
@@ -140,7 +141,8 @@ def test_away_from_the_foot_is_up_in_the_patch():
         centre = cv2.perspectiveTransform(np.array([[at]], np.float64), to_image)[0, 0]
         (turn,) = dice_tilt.away_from(h, foot, centre[None])
         # a mark on the board further from the foot than the die
-        beyond = np.asarray(at) + 0.012 * (np.asarray(at) - foot) / np.linalg.norm(np.subtract(at, foot))
+        away = np.subtract(at, foot)
+        beyond = np.asarray(at) + 0.012 * away / np.linalg.norm(away)
         image = np.full((700, 960, 3), 40, np.uint8)
         p = cv2.perspectiveTransform(np.array([[beyond]], np.float64), to_image)[0, 0]
         cv2.circle(image, (round(p[0]), round(p[1])), 3, (250, 250, 250), -1)
