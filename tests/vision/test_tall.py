@@ -125,12 +125,36 @@ def test_a_close_reading_read_in_its_mirror_image_too_is_the_same_for_the_mirror
     close = rng.integers(0, 256, (2, 192, 32, 3), dtype=np.uint8)
     read = _read([12, 14], [0.6, 0.7])
     mirrored = np.ascontiguousarray(close[:, :, ::-1])
-    a = read_tall(close, read, np.array([0, 1]), TALL_WEIGHTS, again=1.1)  # always mirrored
-    b = read_tall(mirrored, read, np.array([0, 1]), TALL_WEIGHTS, again=1.1)
+    always = VisionConfig(tall_mirror=1.1)
+    a = read_tall(close, read, np.array([0, 1]), TALL_WEIGHTS, always)
+    b = read_tall(mirrored, read, np.array([0, 1]), TALL_WEIGHTS, always)
     assert np.allclose(a.count_p, b.count_p, atol=1e-5)
     assert (a.light == read.light).all()
-    # never mirrored: the tall network's reading and the one before, agreed
-    once = read_tall(close, read, np.array([0, 1]), TALL_WEIGHTS, again=0.0)
+
+
+def test_a_close_reading_never_mirrored_is_the_weighted_geometric_mean_of_the_two():
+    rng = np.random.default_rng(3)
+    close = rng.integers(0, 256, (2, 192, 32, 3), dtype=np.uint8)
+    read = _read([12, 14], [0.6, 0.7])
     count_p, _ = tall_probs(close)
-    mean = np.sqrt(count_p * read.count_p)
-    assert np.allclose(once.count_p, mean / mean.sum(axis=1, keepdims=True), atol=1e-6)
+    for w in (1.0, 0.5):
+        once = read_tall(
+            close,
+            read,
+            np.array([0, 1]),
+            TALL_WEIGHTS,
+            VisionConfig(tall_mirror=0.0, tall_read_weight=w),
+        )
+        mean = (count_p * read.count_p**w) ** (1 / (1 + w))
+        assert np.allclose(once.count_p, mean / mean.sum(axis=1, keepdims=True), atol=1e-6)
+    # the fine reading counting less, the tall network's favourite gains
+    half = read_tall(close, read, np.array([0, 1]), TALL_WEIGHTS, VisionConfig(tall_mirror=0.0))
+    full = read_tall(
+        close,
+        read,
+        np.array([0, 1]),
+        TALL_WEIGHTS,
+        VisionConfig(tall_mirror=0.0, tall_read_weight=1.0),
+    )
+    top = count_p.argmax(axis=1)
+    assert (half.count_p[[0, 1], top] >= full.count_p[[0, 1], top]).all()

@@ -104,9 +104,13 @@ def as_read(count_p: np.ndarray, light_p: np.ndarray) -> TilesRead:
     return TilesRead(counts, light, conf, count_p, light_p)
 
 
-def _agreed(*probs: np.ndarray) -> np.ndarray:
-    """The normalised geometric mean of readings' probabilities (rows)."""
-    p = np.exp(np.mean([np.log(np.maximum(q, 1e-30)) for q in probs], axis=0))
+def _agreed(*probs: np.ndarray, weights: tuple[float, ...] | None = None) -> np.ndarray:
+    """The normalised geometric mean of readings' probabilities (rows), each reading counted
+    ``weights`` times (once each when not given)."""
+    w = np.ones(len(probs)) if weights is None else np.asarray(weights, float)
+    logs = [wi * np.log(np.maximum(q, 1e-30)) for wi, q in zip(w, probs, strict=True)]
+    s = np.sum(logs, axis=0) / w.sum()
+    p = np.exp(s - s.max(axis=1, keepdims=True))
     return p / p.sum(axis=1, keepdims=True)
 
 
@@ -184,9 +188,8 @@ def read_tiles(
     tall = np.flatnonzero(needs_tall(read, kinds, config))
     if not len(tall):
         return read
-    return _merged(
-        read, tall, read_tall(closer(tall), read, tall, tall_weights, config.tall_mirror)
-    )
+    close = read_tall(closer(tall), read, tall, tall_weights, config)
+    return _merged(read, tall, close)
 
 
 def needs_tall(read: TilesRead, kinds: np.ndarray, config: VisionConfig) -> np.ndarray:
@@ -197,19 +200,23 @@ def needs_tall(read: TilesRead, kinds: np.ndarray, config: VisionConfig) -> np.n
 
 
 def read_tall(
-    close: np.ndarray, read: TilesRead, tall: np.ndarray, weights: Path, again: float
+    close: np.ndarray, read: TilesRead, tall: np.ndarray, weights: Path, config: VisionConfig
 ) -> TilesRead:
     """The counts of tiles ``tall`` of ``read`` from their close tiles ``close``: the tall
-    network's reading agreed with ``read``'s (the geometric mean), and where that is less sure
-    than ``again``, with the tall network's reading of the mirror image as well (on held-out
-    training tiles it errs elsewhere, as the fine network's does). The colour stays
-    ``read``'s."""
+    network's reading agreed with ``read``'s (their geometric mean, ``read``'s counted
+    ``config.tall_read_weight`` times to the tall network's once), and where that is less sure
+    than ``config.tall_mirror``, with the tall network's reading of the mirror image as well
+    (on held-out training tiles it errs elsewhere, as the fine network's does). The colour
+    stays ``read``'s."""
     count_p, _ = tall_probs(close, weights)
-    agreed = _agreed(count_p, read.count_p[tall])
-    doubt = np.flatnonzero(agreed.max(axis=1) < again)
+    w = config.tall_read_weight
+    agreed = _agreed(count_p, read.count_p[tall], weights=(1.0, w))
+    doubt = np.flatnonzero(agreed.max(axis=1) < config.tall_mirror)
     if len(doubt):
         mirror, _ = tall_probs(np.ascontiguousarray(close[doubt, :, ::-1]), weights)
-        agreed[doubt] = _agreed(count_p[doubt], mirror, read.count_p[tall[doubt]])
+        agreed[doubt] = _agreed(
+            count_p[doubt], mirror, read.count_p[tall[doubt]], weights=(1.0, 1.0, w)
+        )
     light_p = read.light_p[tall] if read.light_p is not None else read.light[tall] * 1.0
     return as_read(agreed, light_p)
 
