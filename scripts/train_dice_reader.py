@@ -80,6 +80,9 @@ FACES = (7.0, 40.0)  # face sides (pixels) the centre map learns
 #: 10 pixels at the board's median die; dice 0.65-1.5 times the median on training renders)
 BOARD_FACES = (6.0, 16.0)
 COCKED_WEIGHT = 3.0  # a cocked die is this many times likelier than a flat one to centre a crop
+#: a die within TOUCH faces of another (two dice leaning together, whose centres the map must
+#: tell apart) is TOUCH_WEIGHT times likelier again to centre a crop
+TOUCH, TOUCH_WEIGHT = 1.5, 4.0
 #: the centre map's convolutions: in, out channels, stride, dilation (its reach: 71 pixels)
 ARCH = [(3, 16, 2, 1), (16, 24, 2, 1), (24, 24, 1, 1), (24, 24, 1, 2), (24, 24, 1, 4)]
 ARCH += [(24, 24, 1, 1)]
@@ -211,6 +214,9 @@ def crop(sample: Sample, rng: np.random.Generator, board_share: float = 0.0):
     base = sample.pyramid[0]
     if len(dice) and rng.random() < 0.85:
         weight = np.where(dice[:, 4] == 1, COCKED_WEIGHT, 1.0)
+        apart = np.hypot(*(dice[:, None, :2] - dice[None, :, :2]).transpose(2, 0, 1))
+        np.fill_diagonal(apart, np.inf)
+        weight = weight * np.where(apart.min(axis=1) < TOUCH * dice[:, 2], TOUCH_WEIGHT, 1.0)
         d = dice[rng.choice(len(dice), p=weight / weight.sum())]
         k = want / d[2]
         centre = d[:2] + rng.uniform(-44, 44, 2) / k
@@ -777,6 +783,7 @@ def main() -> None:
     )
     ap.add_argument("--keep", type=Path, help="keep the patches cut this run in this .npz")
     ap.add_argument("--out", type=Path, help="write the patch reader here (default: the package)")
+    ap.add_argument("--map-out", type=Path, help="write the centre map here (default: the package)")
     ap.add_argument(
         "--add", action="store_true", help="cut the sources' patches and add them to --patches"
     )
@@ -820,7 +827,7 @@ def main() -> None:
         out = centres.BOARD_WEIGHTS if args.board else centres.WEIGHTS
         start = (out if out.exists() else centres.WEIGHTS) if args.resume else None
         net = train_centres(samples, args.steps, args.batch, rng, start, 0.5 if args.board else 0.0)
-        save_centres(net, out)
+        save_centres(net, args.map_out or out)
         del samples
     net = load_centres()
     net.eval()
