@@ -6,15 +6,20 @@
         /work/cache/points/boards /work/cache/points/bar /work/cache/counts/tall \\
         /work/cache/counts5/heads /work/cache/counts4/dice /work/cache/counts5/singles \\
         --tiles /work/cache/bartray7/tiles.npz --collect-only
+    PYTHONPATH=src python scripts/train_bar_trays.py --tiles /work/cache/trays8/x.npz \\
+        --render 132 --render-out /work/cache/trays8/renders --prefix trays8x
+    PYTHONPATH=src python scripts/train_bar_trays.py /work/cache/trays8/renders \\
+        --tiles /work/cache/trays8/new_tiles.npz --collect-only
     PYTHONPATH=src python scripts/train_bar_trays.py --tiles /work/cache/bartray7/tiles.npz \\
-        --kind trays --epochs 20
+        /work/cache/trays8/new_tiles.npz --kind trays --epochs 18 --rhythm
     PYTHONPATH=src python scripts/train_bar_trays.py --tiles /work/cache/bartray7/tiles.npz \\
         --kind bar --epochs 14 --shift 0 --empty-share 0.375
 
 (the folders: renders of ``scripts/make_fixtures.py`` and of ``train_point_model.py --render``,
 with seeds no fixture uses: many trays of every count, checkers on the bar, dice on it.
 ``--render N --render-out DIR`` renders more, made for these two networks (``_scene``: trays
-full, checkers and dice on the bar); the shipped networks were trained without them.)
+full, checkers and dice on the bar); the shipped bar network was trained without them, the
+trays' network with 132 of them.)
 
 Two steps, the first cached in ``--tiles``:
 
@@ -29,7 +34,9 @@ Two steps, the first cached in ``--tiles``:
    mirror, colours no set is rendered in) and, with ``--shift``, moved and stretched a little
    as a calibration a little off would cut it. Every count is drawn about as often, the empty
    tiles ``--empty-share`` of the time. One head says the count (0–15), the other light or
-   dark. A tenth of the images (by name) is held out, its accuracy printed each epoch.
+   dark. With ``--rhythm`` the dense layers take ``bar_trays.rhythm`` of the varied tile
+   too (the spacing of checkers told apart: their thickness). A tenth of the images (by
+   name) is held out, its accuracy printed each epoch.
 """
 
 from __future__ import annotations
@@ -56,9 +63,11 @@ from nardy.calibration.geometry import GeometryError  # noqa: E402
 from nardy.calibration.measure import measure_geometry  # noqa: E402
 from nardy.vision.bar_trays import (  # noqa: E402
     BAR_WEIGHTS,
+    RHYTHM_LAGS,
     TRAY_WEIGHTS,
     BarTraySampler,
     network_input,
+    rhythm,
 )
 from nardy.vision.checkers import MOST  # noqa: E402
 from nardy.vision.sampler import Sampler  # noqa: E402
@@ -110,13 +119,14 @@ def _scene(rng: np.random.Generator):
     return _beyond_the_rules(scene, fields)
 
 
-def render_scenes(out: Path, count: int) -> None:
-    """``count`` scenes of ``_scene`` into ``out``, named ``bt7-NNNN`` (seeds no fixture uses)."""
+def render_scenes(out: Path, count: int, prefix: str = "bt7") -> None:
+    """``count`` scenes of ``_scene`` into ``out``, named ``PREFIX-NNNN`` (seeds no fixture
+    uses: the name is the seed)."""
     from nardy.synth import SceneError, render
 
     out.mkdir(parents=True, exist_ok=True)
     for i in range(count):
-        name = f"bt7-{i:04d}"
+        name = f"{prefix}-{i:04d}"
         if (out / f"{name}.json").exists():
             continue
         seed = zlib.crc32(name.encode())
@@ -213,7 +223,7 @@ def collect(folders: list[Path], versions: int, jitter: float, out: Path) -> Non
     np.savez(out, **arrays)
 
 
-def build_model(channels: list[int], hidden: int, tile: tuple[int, int], stem: int):
+def build_model(channels: list[int], hidden: int, tile: tuple[int, int], stem: int, extra: int = 0):
     """An S × S stem at stride S (ReLU) with ``channels[0]`` outputs, then a 3 × 3 convolution
     (ReLU, 2 × 2 max-pool) for each of the other ``channels``, two dense layers:
     ``tinynet.forward``'s shape."""
@@ -231,19 +241,22 @@ def build_model(channels: list[int], hidden: int, tile: tuple[int, int], stem: i
                 self.convs.append(conv)
             shrink = stem * 2 ** (len(channels) - 1)
             flat = channels[-1] * (tile[0] // shrink) * (tile[1] // shrink)
-            self.fc1 = nn.Linear(flat, hidden)
+            self.fc1 = nn.Linear(flat + extra, hidden)
             self.fc2 = nn.Linear(hidden, MOST + 3)
 
-        def forward(self, x):
+        def forward(self, x, extra=None):
             x = torch.relu(self.stem(x))
             for conv in self.convs:
                 x = torch.max_pool2d(torch.relu(conv(x)), 2)
-            return self.fc2(torch.relu(self.fc1(x.flatten(1))))
+            x = x.flatten(1)
+            if extra is not None:
+                x = torch.cat([x, extra], dim=1)
+            return self.fc2(torch.relu(self.fc1(x)))
 
     return Net()
 
 
-def export(model, out: Path, across: int) -> None:
+def export(model, out: Path, across: int, with_rhythm: bool = False) -> None:
     """The weights as ``tinynet`` loads them, with how many of the tile's pixels across are
     averaged into one before the network (``bar_trays.network_input``)."""
     weights = {
@@ -251,6 +264,8 @@ def export(model, out: Path, across: int) -> None:
         for k, v in model.state_dict().items()
         if not k.startswith("convs.")
     }
+    if with_rhythm:  # the network takes ``bar_trays.rhythm`` of its tiles too
+        weights["rhythm"] = np.array(1, np.float16)
     np.savez_compressed(out, **weights, across=np.array(across, np.float16))
 
 
@@ -261,8 +276,13 @@ def train(args: argparse.Namespace) -> None:
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
     gen = torch.Generator().manual_seed(args.seed)
-    with np.load(args.tiles) as z:
-        data = {k[len(args.kind) + 1 :]: z[k] for k in z.files if k.startswith(args.kind + "_")}
+    parts = []
+    for path in args.tiles:
+        with np.load(path) as z:
+            parts.append(
+                {k[len(args.kind) + 1 :]: z[k] for k in z.files if k.startswith(args.kind + "_")}
+            )
+    data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
     x_all, counts, colours = data["x"], data["count"], data["colour"]
     held = data["group"] == 0
     tr, va = np.flatnonzero(~held), np.flatnonzero(held)
@@ -285,7 +305,8 @@ def train(args: argparse.Namespace) -> None:
         weight[data["die"][tr]] *= args.die_weight
     weight /= weight.sum()
     tile = (x_all.shape[1], x_all.shape[2] // args.across)
-    model = build_model(args.channels, args.hidden, tile, args.stem)
+    extra = len(RHYTHM_LAGS) if args.rhythm else 0
+    model = build_model(args.channels, args.hidden, tile, args.stem, extra)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * (args.samples // args.batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, args.lr, total_steps=steps)
@@ -303,7 +324,8 @@ def train(args: argparse.Namespace) -> None:
         total = 0.0
         for idx in order:
             x, count, colour = tensors(np.sort(idx))
-            out = model(augment(shifted(x, gen, args.shift), gen, recolour=args.recolour))
+            x = augment(shifted(x, gen, args.shift), gen, recolour=args.recolour)
+            out = model(x, rhythm_of(x) if args.rhythm else None)
             loss = F.cross_entropy(out[:, : MOST + 1], count, label_smoothing=0.02)
             has = colour != IGNORE
             if has.any():
@@ -315,10 +337,10 @@ def train(args: argparse.Namespace) -> None:
             total += float(loss.detach())
         print(
             f"epoch {epoch + 1}: loss {total / len(order):.4f}, held out "
-            f"{evaluate(model, tensors, va, data)}, {time.time() - t0:.0f} s",
+            f"{evaluate(model, tensors, va, data, args.rhythm)}, {time.time() - t0:.0f} s",
             flush=True,
         )
-        export(model, args.out, args.across)
+        export(model, args.out, args.across, args.rhythm)
     print(f"wrote {args.out}")
 
 
@@ -344,24 +366,34 @@ def shifted(x, gen, most: float):
     return F.grid_sample(x, grid, padding_mode="border", align_corners=False)
 
 
-def evaluate(model, tensors, idx: np.ndarray, data) -> str:
+def rhythm_of(x):
+    """``bar_trays.rhythm`` of a batch (n, 3, length, width) as the network takes it."""
+    import torch
+
+    return torch.from_numpy(rhythm(x.permute(0, 2, 3, 1).numpy()))
+
+
+def evaluate(model, tensors, idx: np.ndarray, data, extra: bool = False) -> str:
     import torch
 
     model.eval()
-    bad_count = bad_colour = 0
+    bad_count = bad_colour = bad_some = 0
     off = []
     with torch.no_grad():
         for chunk in np.array_split(idx, max(1, len(idx) // 1024)):
             x, count, colour = tensors(chunk)
-            out = model(x)
+            out = model(x, rhythm_of(x) if extra else None)
             c = out[:, : MOST + 1].argmax(1)
             k = out[:, MOST + 1 :].argmax(1)
             bad_count += int((c != count).sum())
+            bad_some += int(((c != count) & (count > 0)).sum())
             bad_colour += int(((colour != IGNORE) & (k != colour)).sum())
             off += (c - count)[c != count].tolist()
     die = data["die"][idx]
+    some = data["count"][idx] > 0
     return (
-        f"count {100 * bad_count / max(len(idx), 1):.2f} % wrong, colour {bad_colour} wrong "
+        f"count {100 * bad_count / max(len(idx), 1):.2f} % wrong ({bad_some} of the "
+        f"{int(some.sum())} with checkers), colour {bad_colour} wrong "
         f"(of {len(idx)}; {int(die.sum())} with a die on the bar); off by {sorted(off)[:30]}"
     )
 
@@ -369,12 +401,19 @@ def evaluate(model, tensors, idx: np.ndarray, data) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("folders", type=Path, nargs="*", help="training images with truth JSON")
-    ap.add_argument("--tiles", type=Path, required=True, help="cache of step 1 (.npz)")
+    ap.add_argument(
+        "--tiles",
+        type=Path,
+        nargs="+",
+        required=True,
+        help="cache of step 1 (.npz; step 1 writes the first, training reads them all)",
+    )
     ap.add_argument("--collect-only", action="store_true", help="step 1 only")
     ap.add_argument("--versions", type=int, default=2, help="reads of each image")
     ap.add_argument("--jitter", type=float, default=0.005, help="corner noise, surface widths")
     ap.add_argument("--render", type=int, help="only render this many scenes (``_scene``)")
     ap.add_argument("--render-out", type=Path, help="where the rendered scenes go")
+    ap.add_argument("--prefix", default="bt7", help="the rendered scenes' names (and seeds)")
     ap.add_argument("--kind", choices=("bar", "trays"), default="trays")
     ap.add_argument("--epochs", type=int, default=14)
     ap.add_argument("--batch", type=int, default=64)
@@ -388,18 +427,19 @@ def main() -> int:
     ap.add_argument("--empty-share", type=float, default=0.4, help="empty tiles' share drawn")
     ap.add_argument("--shift", type=float, default=0.03, help="tile moved, stretched this much")
     ap.add_argument("--die-weight", type=float, default=3.0, help="a die on the bar, drawn so")
+    ap.add_argument("--rhythm", action="store_true", help="the network takes the rhythm too")
     ap.add_argument("--seed", type=int, default=4)
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
     args.out = args.out or (TRAY_WEIGHTS if args.kind == "trays" else BAR_WEIGHTS)
     if args.render:
-        render_scenes(args.render_out, args.render)
+        render_scenes(args.render_out, args.render, args.prefix)
         return 0
     if args.folders:
-        collect(args.folders, args.versions, args.jitter, args.tiles)
+        collect(args.folders, args.versions, args.jitter, args.tiles[0])
         if args.collect_only:
             return 0
-    if not args.tiles.exists():
+    if not all(path.exists() for path in args.tiles):
         ap.error("no tiles yet: name the training folders")
     train(args)
     return 0

@@ -7,7 +7,17 @@ import cv2
 import numpy as np
 
 from nardy.calibration import BoardGeometry, BoardProfile, Rect
-from nardy.vision.bar_trays import BarTraySampler, bar_quiet, join, read_bar, read_trays, rows
+from nardy.vision.bar_trays import (
+    RHYTHM_LAGS,
+    BarTraySampler,
+    bar_quiet,
+    cap_trays,
+    join,
+    read_bar,
+    read_trays,
+    rhythm,
+    rows,
+)
 from nardy.vision.checkers import MOST, TilesRead
 from nardy.vision.config import VisionConfig
 from nardy.vision.detect import profile_from_corners
@@ -151,3 +161,64 @@ def test_the_bar_network_is_asked_unless_the_checker_networks_are_sure_the_bar_i
     unsure = _sure(0, 0)
     unsure.count_p[1] = np.r_[0.9, 0.1, np.zeros(MOST - 1)]
     assert not bar_quiet(unsure, 0.99) and bar_quiet(unsure, 0.8)
+
+
+def _stack(thickness: int, count: int, seam: int = 2) -> np.ndarray:
+    """A tray tile with ``count`` checkers on edge from its outer end, each ``thickness``
+    pixels along with a darker seam of ``seam`` pixels, on a plain floor."""
+    tile = np.full((192, 32, 3), 60, np.uint8)
+    for i in range(count):
+        y = 8 + i * thickness
+        tile[y : y + thickness - seam, 4:28] = 200
+        tile[y + thickness - seam : y + thickness, 4:28] = 140
+    return tile
+
+
+def test_the_rhythm_of_a_stack_peaks_at_its_checkers_thickness():
+    lags = list(RHYTHM_LAGS)
+    for thickness in (6, 7, 8):
+        r = rhythm(_stack(thickness, 12)[None])[0]
+        assert lags[int(r[: lags.index(10)].argmax())] == thickness
+        assert r[lags.index(thickness)] > 0.3
+    # a plain stack (no seams) is like itself moved by no shift, only its ends show (as
+    # unlike), and an empty tray has no rhythm at all
+    assert rhythm(_stack(7, 12, seam=0)[None]).max() < 0.05
+    assert np.abs(rhythm(np.full((1, 192, 32, 3), 90, np.uint8))).max() < 1e-3
+
+
+def _board(points: list[int], trays: list[dict[int, float]]) -> TilesRead:
+    """A whole board's reading: 24 points (+ light, - dark) read surely, the bar empty, and
+    the trays (bottom light's, top dark's) with the probabilities given (the rest 1e-4)."""
+    p = np.full((28, MOST + 1), 1e-4)
+    p[np.arange(26), [abs(n) for n in points] + [0, 0]] = 1.0
+    for i, tray in enumerate(trays):
+        for count, prob in tray.items():
+            p[26 + i, count] = prob
+    p /= p.sum(axis=1, keepdims=True)
+    light = np.array([n > 0 for n in points] + [True, False, True, False])
+    return TilesRead(p.argmax(axis=1), light, p.max(axis=1), p, np.where(light, 0.9, 0.1))
+
+
+def test_a_set_read_over_fifteen_has_its_tray_read_again_within_them():
+    points = [0] * 24
+    points[0], points[5], points[12] = 3, 2, -4  # light 5 on the points, dark 4
+    # light's tray read 11 (10 next likeliest): 16 in all; dark's 11 (12 next): 15
+    board = _board(points, [{11: 0.55, 10: 0.3}, {11: 0.55, 12: 0.3}])
+    read = cap_trays(board, 15)
+    assert read.counts[26:].tolist() == [10, 11]
+    assert read.counts[:26].tolist() == board.counts[:26].tolist()
+    assert read.confidence[26] < 0.5  # taken down to its second likeliest count
+    # the likeliest count within the cap, not merely the next one down
+    read = cap_trays(_board(points, [{12: 0.5, 13: 0.2, 11: 0.01, 9: 0.1}, {}]), 15)
+    assert read.counts[26] == 9
+    # a set read short is not made up to fifteen
+    read = cap_trays(_board(points, [{9: 0.55, 10: 0.4}, {11: 0.55, 12: 0.3}]), 15)
+    assert read.counts[26:].tolist() == [9, 11]
+    # nor is a tray taken down further than its probabilities allow
+    board = _board(points, [{12: 0.99, 10: 2e-4}, {}])
+    assert cap_trays(board, 15, most_doubt=5.0).counts[26] == 12  # 10: 8.5 nats less likely
+    assert cap_trays(board, 15, most_doubt=12.0).counts[26] == 10
+    # a set over fifteen on its points alone keeps its tray (nothing there to take down)
+    many = [0] * 24
+    many[0], many[1] = 15, 2  # (a die counted as checkers, say)
+    assert cap_trays(_board(many, [{1: 0.6, 0: 0.4}, {}]), 15).counts[26] == 1

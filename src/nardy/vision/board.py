@@ -16,6 +16,7 @@ from nardy.vision.bar_trays import (
     BarTraySampler,
     BarTrayTiles,
     bar_quiet,
+    cap_trays,
     join,
     read_bar,
     read_trays,
@@ -113,6 +114,8 @@ class BoardReader:
         read = settle_colours(checker_tiles, read, self.config)
         if whole and self.config.checkers_per_side is not None:
             read = fit_sides(read, self.config.checkers_per_side, self.config.fit_doubt)
+        elif whole and self.config.most_a_side is not None:
+            read = cap_trays(read, self.config.most_a_side, self.config.fit_doubt)
         signed = np.where(read.light, read.counts, -read.counts)
         bar, bar_conf = _sides(read, slice(24, 26))
         off, off_conf = None, 0.0

@@ -73,6 +73,13 @@ class VisionConfig:
     # Chosen on 164 held-out renders (training seeds' group 0, never the fixtures): the fits
     # that mended a board gave up at most 6.4, those that broke one 9.9 and 17-38
     fit_doubt: float = 12.0
+    # not told, no set has more than this many checkers (no game has more than fifteen a
+    # side): a set read with more has a tray read again as the likeliest count within it,
+    # giving up at most fit_doubt (``bar_trays.cap_trays``; None: no cap). Held out (174
+    # training renders of real games, group 0, never the fixtures): trays misread 2 with it,
+    # 5 without (whole boards 13 and 17 not exact; the trays' network before the rhythm:
+    # 5 and 6, 16 and 18)
+    most_a_side: int | None = 15
     sets_apart: float = 15.0  # Lab (8-bit) distance under which the two sets are not told apart
     # where the network sees one set, two colour groups are two sets only when their nearest
     # checkers are this far apart in Lab (a set in uneven light spreads without a gap)
