@@ -108,7 +108,7 @@ def _stages(reader: BoardReader, frame: np.ndarray) -> dict[str, Callable[[], ob
             ),
         ),
         "frame band (when unsure)": lambda: frame_intruder(
-            tiles.get("band", lab=True),
+            reader.sampler.band(frame, tiles.levels),
             reader.sampler.band_sides,
             reader.sampler.band_in_view,
             reader.config,

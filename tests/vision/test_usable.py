@@ -195,3 +195,24 @@ def test_the_shipped_onnx_network_computes_what_its_weights_do(usable_boards):
     weights = usable_model.predict(views, usable_model.WEIGHTS)
     assert np.abs(onnx - weights).max() < 1e-4
     assert (onnx[:6, 0] > 0.5).sum() >= 5 and (onnx[6:, 0] < 0.5).sum() >= 4
+
+
+def test_the_band_sampled_apart_is_the_frame_round_the_surface():
+    """``Sampler.band`` (remapped apart from the tiles, only when the band is looked at) shows
+    the frame where the band's coordinates lie: a patch painted over the middle of the top
+    side shows there and on no other side; stretched levels brighten it as they do the tiles."""
+    corners = [(300, 100), (980, 110), (1000, 650), (280, 640)]
+    profile = BoardProfile.from_corners(corners, (1280, 720))
+    sampler = Sampler(profile)
+    image = np.full((720, 1280, 3), 90, np.uint8)
+    (a, b), *others = sampler.band_sides
+    middle = (a + b) // 2
+    spot = profile.board_to_image(sampler.band_coords()[:, middle]).mean(axis=0)
+    cv2.circle(image, (round(spot[0]), round(spot[1])), 8, (250, 250, 250), -1)
+    band = sampler.band(image)
+    lightness = band[..., 0].mean(axis=0)
+    assert band.shape[1] == sampler.band_sides[-1][1]
+    assert lightness[middle] > 90 and lightness[a + 5] < 40
+    assert all(lightness[s:e].max() < 40 for s, e in others)
+    stretched = sampler.band(image, (20.0, 2.0))  # grey 90 stretched to 140
+    assert stretched[..., 0].mean(axis=0)[a + 5] > lightness[a + 5]

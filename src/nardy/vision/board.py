@@ -93,7 +93,7 @@ class BoardReader:
         judged = self.check.judge(
             frame,
             lambda: frame_intruder(
-                tiles.get("band", lab=True),
+                self.sampler.band(frame, tiles.levels),
                 self.sampler.band_sides,
                 self.sampler.band_in_view,
                 self.config,

@@ -4,7 +4,8 @@ Each point becomes a straight strip running from its base at the frame toward th
 board, in pixels of equal size along and across (so a checker is round in every strip). The
 bar, the trays and the band of frame around the surface get their own tiles. Building all of it
 in a single ``cv2.remap`` from the raw frame (lens correction and homography folded into the
-map) is what keeps a frame's reading within a few milliseconds.
+map) is what keeps a frame's reading within a few milliseconds. The band, looked at only when
+the frame is in doubt, is planned with the rest and remapped apart, when asked for (``band``).
 """
 
 from __future__ import annotations
@@ -164,11 +165,23 @@ class Sampler:
         return regions, mosaic
 
     @cached_property
-    def _maps(self) -> tuple[np.ndarray, np.ndarray]:
+    def _maps(self) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+        """The maps of the shelf (every frame) and of the band below it (only when the band
+        is looked at, ``band``)."""
         _, mosaic = self._plan()
         h, w = mosaic.shape[:2]
         src = self.profile.board_to_image(mosaic.reshape(-1, 2)).astype(np.float32)
-        return cv2.convertMaps(src.reshape(h, w, 2), None, cv2.CV_16SC2)
+        m1, m2 = cv2.convertMaps(src.reshape(h, w, 2), None, cv2.CV_16SC2)
+        shelf = self._shelf_height
+        return (m1[:shelf], m2[:shelf]), (m1[shelf:], m2[shelf:])
+
+    @cached_property
+    def _shelf_height(self) -> int:
+        return min(y for y, _, _, _ in self._regions["band"])
+
+    @cached_property
+    def _shelf_regions(self) -> dict[str, list[tuple[int, int, int, int]]]:
+        return {k: v for k, v in self._regions.items() if k != "band"}
 
     @cached_property
     def _level_mask(self) -> np.ndarray:
@@ -180,9 +193,10 @@ class Sampler:
         return mask.reshape(len(mask), -1)
 
     def sample(self, frame: np.ndarray, stretch: bool = True) -> Tiles:
-        """The tiles of ``frame``; with ``stretch``, levels stretched so that the board spans
-        the full range (a dim or low-contrast photo reads like a bright one)."""
-        m1, m2 = self._maps
+        """The tiles of ``frame`` (but the band, ``band``); with ``stretch``, levels stretched
+        so that the board spans the full range (a dim or low-contrast photo reads like a
+        bright one)."""
+        (m1, m2), _ = self._maps
         mosaic = cv2.remap(frame, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         lo, gain = 0.0, 1.0
         if stretch:
@@ -196,7 +210,20 @@ class Sampler:
                 mosaic = cv2.convertScaleAbs(mosaic, alpha=gain, beta=-lo * gain)
             else:
                 lo = 0.0
-        return Tiles(mosaic, self._regions, self.layout, (float(lo), float(gain)))
+        return Tiles(mosaic, self._shelf_regions, self.layout, (float(lo), float(gain)))
+
+    def band(self, frame: np.ndarray, levels: tuple[float, float] = (0.0, 1.0)) -> np.ndarray:
+        """The band of frame round the surface in L*a*b* (``band_coords``, as one long row),
+        its levels stretched as the tiles' were (``Tiles.levels``): sampled apart from the
+        tiles, only when the band is looked at (``usable.frame_intruder``)."""
+        _, (m1, m2) = self._maps
+        rows = cv2.remap(frame, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        lo, gain = levels
+        if gain != 1.0 or lo:
+            rows = cv2.convertScaleAbs(rows, alpha=gain, beta=-lo * gain)
+        top = self._shelf_height
+        pieces = [rows[y - top : y - top + h, x : x + w] for y, x, h, w in self._regions["band"]]
+        return to_lab(np.concatenate(pieces, axis=1))
 
 
 @dataclass(frozen=True)

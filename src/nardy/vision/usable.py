@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import cv2
 import numpy as np
@@ -172,6 +172,7 @@ def strips_sharpness(gray: np.ndarray, sigma: float) -> float:
     return float(np.min(fine / coarse))
 
 
+@lru_cache(maxsize=8)  # made once per width of the strips (the arrays are never written)
 def _strip_weights(width: int) -> tuple[np.ndarray, np.ndarray]:
     """Per column of the strips: whether it counts (not at a strip's edge), and with which
     sign the cross term counts (the bottom row's twelve strips mirrored)."""
