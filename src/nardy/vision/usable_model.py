@@ -25,7 +25,12 @@ from nardy.vision import tinynet
 
 VIEW = (64, 48)  # width, height of the rectified view the network sees
 MARGIN = (0.45, 0.45)  # room around the surface in the view: of its width, of its height
-SUPERSAMPLE = 4  # samples a side per view pixel
+# samples a side per view pixel. The network was trained on views sampled 4 × 4; sampled
+# 3 × 3 (44 % fewer pixels to remap, the read's costliest look at the frame after the tiles)
+# it reads its held-out renders as well: 406/414 clear, 148/156 hands, 42/42 glare, no hand
+# at 0.9 or over, and the whole reader calls the same 135 of 138 clear and 51 of 52 hands
+# (2 × 2: a network trained afresh on such views let 3 hands through)
+SUPERSAMPLE = 3
 CLASSES = ("usable", "hand", "glare")
 WEIGHTS = Path(__file__).with_name("usable_model.npz")
 NETWORK = WEIGHTS.with_suffix(".onnx")  # the same weights, as the reader runs them
