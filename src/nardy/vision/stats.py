@@ -3,6 +3,8 @@ the readers reduce per frame (the result is the same to the bit)."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 
@@ -24,9 +26,22 @@ def longest_run(flags: np.ndarray) -> int:
 
 def percentiles(histogram: np.ndarray, q: tuple[float, ...]) -> tuple[float, ...]:
     """``np.percentile(values, q)`` (its linear method) of the integers whose ``histogram``
-    (counts of 0, 1, 2, …) is given: the same numbers, without partitioning every value."""
-    counts = np.asarray(histogram).reshape(1, -1)
-    return tuple(float(v) for v in row_percentiles(counts, q)[:, 0])
+    (counts of 0, 1, 2, …) is given: the same numbers, without partitioning every value
+    (``row_percentiles``' arithmetic on one row, a value found by a binary search: a few
+    microseconds, where its dozen array steps on a single row cost a tenth of a millisecond)."""
+    ranked = np.cumsum(np.asarray(histogram).ravel())
+    n = int(ranked[-1])
+    out = []
+    for p in q:
+        at = (n - 1) * (p / 100)
+        below = math.floor(at)
+        above = min(below + 1, n - 1)
+        # the k-th value in order is how many levels have k or fewer values up to them
+        a = float(np.searchsorted(ranked, min(below, n - 1), side="right"))
+        b = float(np.searchsorted(ranked, above, side="right"))
+        t = at - below
+        out.append(b - (b - a) * (1 - t) if t >= 0.5 else a + (b - a) * t)
+    return tuple(out)
 
 
 def row_percentiles(counts: np.ndarray, q: tuple[float, ...]) -> np.ndarray:
