@@ -644,6 +644,33 @@ def unfolded(net, path: Path) -> None:
     net.load_state_dict(state)
 
 
+def patch_training(init: Path | None, lr: float, steps: int):
+    """The patch reader to train (from ``init`` when given), its optimiser and its schedule."""
+    import torch
+
+    net = patch_net()
+    if init is not None:
+        unfolded(net, init)
+    net = net.to(memory_format=torch.channels_last)  # about 1.3-3.5 times faster on a CPU
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
+    return net, opt, sched
+
+
+def train_mode(net, folded: bool) -> None:
+    """``net`` set to train; when it went on from a shipped reader (``folded``), its batch
+    norms stay the identity they were folded into."""
+    import torch
+
+    net.train()
+    if folded:
+        for m in net.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.eval()
+                m.weight.requires_grad_(False)
+                m.bias.requires_grad_(False)
+
+
 def train_patches(
     data, epochs: int, rng, init: Path | None = None, lr: float = 3e-3, out: Path | None = None
 ) -> None:
@@ -663,23 +690,11 @@ def train_patches(
         f"{int((ck == 1).sum())} cocked, {int(valued.sum())} read for their value",
         flush=True,
     )
-    net = patch_net()
-    if init is not None:
-        unfolded(net, init)
-    net = net.to(memory_format=torch.channels_last)  # about 1.3-3.5 times faster on a CPU
-    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     bs = 128
-    steps = epochs * ((len(train) + bs - 1) // bs)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
+    net, opt, sched = patch_training(init, lr, epochs * ((len(train) + bs - 1) // bs))
     t0 = time.time()
     for epoch in range(epochs):
-        net.train()
-        if init is not None:  # the batch norms stay the identity they were folded into
-            for m in net.modules():
-                if isinstance(m, torch.nn.BatchNorm2d):
-                    m.eval()
-                    m.weight.requires_grad_(False)
-                    m.bias.requires_grad_(False)
+        train_mode(net, init is not None)
         order = rng.permutation(train)
         total, right = 0.0, 0
         for i in range(0, len(order), bs):

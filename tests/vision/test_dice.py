@@ -104,6 +104,8 @@ def test_a_die_found_knowing_the_board():
         dice = find_dice(drawn_die(value), fits, corners=whole)
         assert len(dice) == 1
         assert abs(dice[0].center[0] - 160) < 6 and abs(dice[0].center[1] - 120) < 6
+        # read again in the board's plane (here the image's): the value, and flat
+        assert dice[0].value == value and dice[0].flat
 
 
 def test_a_known_board_is_read_at_one_scale_around_it():

@@ -12,7 +12,9 @@ fraction of the board, seen through the board's perspective): a map trained for 
 level of the image, scaled so that the dice are about ``map_face`` pixels, and only the board
 and around it (``map_region``), about a third of the pixels of the three levels a photo takes;
 proposals far from the dice's size are dropped, and the first read's patch is cut to the size a
-die has where the proposal lies, not to the map's rougher guess.
+die has where the proposal lies, not to the map's rougher guess. There each die found is read
+once more in the board's own plane (``dice_tilt``), which says flat or cocked, and the value,
+instead of the patch reader.
 
 ``place_dice`` says, for such a board, whether each die lies in the left or right half, on the
 bar, or off the board.
@@ -78,12 +80,12 @@ class DiceConfig:
     cocked: float = 0.5  # least probability that a die is cocked to call it so
     # on a board whose corners are known the board-plane reader (``dice_tilt``) says flat or
     # cocked, and reads the value, instead: least probability to call a die cocked there (on
-    # 396 held-out renders, never the fixtures: 0.4 catches 86 of 103 found cocked dice and calls
-    # 57 of 430 flat ones cocked, 0.5 catches 77 and calls 45), and the board's height over its
-    # width that its plane is cut at (renders' boards are 0.84-0.91; real ones near that). Its
-    # values there: 60 of 533 found dice misread, against 82 by the patch reader and 65 by the
-    # two reads' product
-    board_cocked: float = 0.4
+    # 396 held-out renders, never the fixtures: 0.3 catches 88 of 103 found cocked dice and calls
+    # 60 of 430 flat ones cocked, 0.4 catches 83 and calls 47; the patch reader at its 0.5
+    # catches 77 and calls 66), and the board's height over its width that its plane is cut at
+    # (renders' boards are 0.84-0.91; real ones near that). Its values there: 55 of 533 found
+    # dice misread, against 82 by the patch reader and 63 by the two reads' product
+    board_cocked: float = 0.3
     board_aspect: float = 0.87
     turns: int = 4  # the second read averages this many turns of each die (value, tilt, box)
     reads: int = 2  # second reads, each cut around the top face the one before found
