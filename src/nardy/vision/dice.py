@@ -80,12 +80,12 @@ class DiceConfig:
     cocked: float = 0.5  # least probability that a die is cocked to call it so
     # on a board whose corners are known the board-plane reader (``dice_tilt``) says flat or
     # cocked, and reads the value, instead: least probability to call a die cocked there (on
-    # 396 held-out renders, never the fixtures: 0.3 catches 88 of 103 found cocked dice and calls
-    # 60 of 430 flat ones cocked, 0.4 catches 83 and calls 47; the patch reader at its 0.5
+    # 396 held-out renders, never the fixtures: 0.4 catches 86 of 103 found cocked dice and calls
+    # 57 of 430 flat ones cocked, 0.5 catches 77 and calls 45; the patch reader at its 0.5
     # catches 77 and calls 66), and the board's height over its width that its plane is cut at
-    # (renders' boards are 0.84-0.91; real ones near that). Its values there: 55 of 533 found
-    # dice misread, against 82 by the patch reader and 63 by the two reads' product
-    board_cocked: float = 0.3
+    # (renders' boards are 0.84-0.91; real ones near that). Its values there: 60 of 533 found
+    # dice misread, against 82 by the patch reader and 65 by the two reads' product
+    board_cocked: float = 0.4
     board_aspect: float = 0.87
     turns: int = 4  # the second read averages this many turns of each die (value, tilt, box)
     reads: int = 2  # second reads, each cut around the top face the one before found
