@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from nardy.vision.dice import DiceConfig, _apart, find_dice
@@ -58,29 +60,46 @@ def test_proposals_whose_first_reads_meet_are_read_once():
     assert _apart(np.arange(4), xy, face, DiceConfig(first_apart=0.0)).tolist() == [0, 1, 2, 3]
 
 
-def test_a_die_the_map_is_sure_of_is_read_again_whatever_the_first_read_says(monkeypatch):
+def test_on_a_known_board_a_patch_cut_as_the_second_reads_says_whether_to_read_again(
+    monkeypatch,
+):
     from nardy.vision import dice
     from nardy.vision.dice_centres import Proposal
 
     found = [Proposal(50.0, 50.0, 10.0, 0.8), Proposal(150.0, 50.0, 10.0, 0.3)]
     monkeypatch.setattr(dice, "in_region", lambda *args: list(found))
     monkeypatch.setattr(dice, "propose", lambda *args: list(found))
+    firsts: list[list[float]] = []
+    faces = [10.0]  # the top face's side the reader finds
 
     def read(bgr, centres, sides, turns=1):
         n = len(centres)
-        first = turns == 1 and sides[0] > 25  # the first read's patch is the wider
-        prob = np.tile(
-            [0.95 if first else 0.02, 0, 0, 0.98 if not first else 0.05, 0, 0, 0], (n, 1)
-        )
-        return prob, np.ones(n), np.asarray(centres, float), np.full(n, 10.0)
+        if turns == 1:
+            firsts.append(list(sides))
+        # the die at (150, 50): the wide patch (30) all but rules it out, the narrow one (20)
+        # doubts it less; the second reads (four turns) are sure of both
+        doubt = [
+            {30.0: 0.95, 20.0: 0.75}[side] if x > 100 and turns == 1 else 0.02
+            for (x, _), side in zip(centres, sides, strict=True)
+        ]
+        prob = np.array([[d, 0, 0, 1 - d, 0, 0, 0] for d in doubt])
+        return prob, np.ones(n), np.asarray(centres, float), np.full(n, faces[0])
 
     monkeypatch.setattr(dice, "_read_patches", read)
     monkeypatch.setattr(dice, "face_sides", lambda corners, points, f: np.full(len(points), 10.0))
     image = np.zeros((200, 240, 3), np.uint8)
     board = [(0, 0), (239, 0), (239, 199), (0, 199)]
-    got = find_dice(image, DiceConfig(map_sure=0.5), corners=board)
-    assert [(d.value, d.center) for d in got] == [(3, (50.0, 50.0))]
-    assert find_dice(image, DiceConfig(map_sure=0.9), corners=board) == []
-    assert (
-        find_dice(image, DiceConfig(map_sure=0.5)) == []
-    )  # without a board, the map is not trusted
+    config = DiceConfig(board_first=2.0, board_maybe_die=0.3, maybe_die=0.1, least_face=0.6)
+    got = find_dice(image, config, corners=board)
+    assert firsts == [[30.0, 30.0], [20.0, 20.0]]  # the wide read, then the gate: twice a die
+    assert [d.center for d in got] == [(50.0, 50.0)]
+    got = find_dice(image, replace(config, board_maybe_die=0.2), corners=board)
+    assert sorted(d.center for d in got) == [(50.0, 50.0), (150.0, 50.0)]
+    firsts.clear()
+    got = find_dice(image, replace(config, maybe_die=0.01))  # a photograph: the wide read only
+    assert len(got) == 2 and firsts == [[30.0, 30.0]]
+    assert len(find_dice(image, config)) == 1
+    # a face read far smaller than a die's there (the cube's number) is no die on a known board
+    faces[0] = 5.5
+    assert find_dice(image, config, corners=board) == []
+    assert len(find_dice(image, replace(config, least_face=0.5), corners=board)) == 1

@@ -11,10 +11,12 @@ On a board whose inner frame corners are known the dice's size is known too (a d
 fraction of the board, seen through the board's perspective): a map trained for it reads one
 level of the image, scaled so that the dice are about ``map_face`` pixels, and only the board
 and around it (``map_region``), about a third of the pixels of the three levels a photo takes;
-proposals far from the dice's size are dropped, and the first read's patch is cut to the size a
-die has where the proposal lies, not to the map's rougher guess. There each die found is read
-once more in the board's own plane (``dice_tilt``), which says flat or cocked, and the value,
-instead of the patch reader.
+proposals far from the dice's size are dropped, the first read's patch is cut to the size a
+die has where the proposal lies, not to the map's rougher guess, whether to read it again is
+asked of a patch cut as the second read's around it (``board_first``), and a reading whose face
+is far smaller than a die's there (``least_face``) is none. There
+each die found is read once more in the board's own plane (``dice_tilt``), which says flat or
+cocked, and the value, instead of the patch reader.
 
 ``place_dice`` says, for such a board, whether each die lies in the left or right half, on the
 bar, or off the board.
@@ -49,16 +51,25 @@ class DiceConfig:
     # at some cost in time; few false ones get through the second read; on 271 training renders
     # with the photograph's map, 331 dice found instead of 313, with as many false)
     maybe_die: float = 0.1
-    # on a known board, a proposal the map is at least this sure of is read again whatever the
-    # first read says: its wide patch doubts many plain dice the second read is sure of (on 339
-    # held-out renders of known boards, never the fixtures: 0.5 finds 464 of 567 dice instead
-    # of 439, with 21 false instead of 17, and reads 5.5 proposals again an image instead of
-    # 4.5; on the real Train photographs, read without a board, it found fewer)
-    map_sure: float = 0.5
+    # on a known board, whether a proposal is read again is asked of one more patch, cut around
+    # it at this many times a die's side there (as the second read's: the map's centres are
+    # good there), and needs board_maybe_die; the wide first read only says where to read again
+    # (on 339 held-out renders of known boards, never the fixtures: 2.0 and 0.3 find 466 of 567
+    # dice with 15 false and read 2.2 proposals again an image; the wide patch alone at 0.1
+    # found 439 with 17 false, reading 4.5 again. Cut there, the second reads find 7 false, but
+    # the board-plane value reader then misreads a plainly drawn 3 in tests/vision/test_dice.py)
+    board_first: float = 2.0
+    board_maybe_die: float = 0.3
+    # on a known board, a reading whose top face is under this share of a die's there is none:
+    # the doubling cube, whose printed number the reader takes for a small die's face (on the
+    # same renders 0.6 leaves 13 false dice of 15 and loses none; a die's face is read at 0.65
+    # of its size or more in 99.5 % of them)
+    least_face: float = 0.6
     # on a known board, each map maximum's hottest neighbour of at least this share of its heat
     # is proposed too (1: none). Two dice leaning together make one broad maximum, but on 339
     # held-out renders the patch reader read both proposals as the same die in 22 of 26 such
-    # pairs; 0.6 found 14 more dice of 567, with 8 more false and 44 % more second reads
+    # pairs; 0.6 found 14 more dice of 567, with 8 more false and 44 % more second reads (with
+    # the wide first patch; on 77 held-out dice renders 1 more of 154)
     twin: float = 1.0
     # two proposals whose first reads put the top face closer than this (of the larger face)
     # are one die, read again once (0: all are read again; with twin 0.6, 0.1 finds 473 dice
@@ -246,9 +257,13 @@ def _learned_dice(
     proposals, wide = _proposals(bgr, config, corners)
     if not proposals:
         return []
-    prob, _, xy, face = _read_patches(bgr, [(p.x, p.y) for p in proposals], wide)
-    sure = np.array([p.score >= config.map_sure and corners is not None for p in proposals])
-    keep = _apart(np.nonzero((1.0 - prob[:, 0] >= config.maybe_die) | sure)[0], xy, face, config)
+    centres = [(p.x, p.y) for p in proposals]
+    prob, _, xy, face = _read_patches(bgr, centres, wide)
+    doubt, maybe = prob[:, 0], config.maybe_die
+    if corners is not None:  # asked of a patch cut as the second read's, around the proposal
+        gate = wide / dice_patches.FIRST_CONTEXT * config.board_first
+        doubt, maybe = _read_patches(bgr, centres, gate)[0][:, 0], config.board_maybe_die
+    keep = _apart(np.nonzero(1.0 - doubt >= maybe)[0], xy, face, config)
     if not len(keep):
         return []
     xy, face = xy[keep], face[keep]
@@ -260,7 +275,10 @@ def _learned_dice(
     least_die = config.min_die if corners is None else config.board_min_die
     value = np.argmax(prob[:, 1:], axis=1) + 1
     sure = prob[np.arange(len(prob)), value]  # the patch reader's: the dice kept hang on it
-    keep = np.nonzero((1.0 - prob[:, 0] >= least_die) & (sure >= config.least))[0]
+    small = np.zeros(len(xy))  # a known board's die is no smaller than least_face of its size
+    if corners is not None:
+        small = config.least_face * face_sides(corners, xy, config.face_of_board)
+    keep = np.nonzero((1.0 - prob[:, 0] >= least_die) & (sure >= config.least) & (face >= small))[0]
     prob, tilt, xy, face, sure = prob[keep], tilt[keep], xy[keep], face[keep], sure[keep]
     cocked, values = config.cocked, prob[:, 1:]
     if corners is not None and len(keep):  # flat or cocked, and the value, read again in the
