@@ -33,7 +33,7 @@ washed out and motion-blurred at random (dice of colours no render draws, a knoc
 The shipped one went on from the general map for 2,000 steps, then from itself for 3,000 more
 (``--seed 1``): ``--stage centres --board --resume --drawn 400 --rendered`` the 1,355 training
 renders, 177 dice renders and 348 with most dice cocked (``make_dice_set.py --cocked 0.9``).
-Crops centred on a die touching another (``TOUCH_WEIGHT``) came later: 1,000 steps more with
+Crops centred on a die touching another (``--touch 4``) came later: 1,000 steps more with
 them (``--seed 3 --limit 900``, the dice renders first) found 2 more of 567 held-out dice with 2
 fewer false, no clear gain, and were not shipped; two dice leaning together are lost by the
 patch reader, which reads both proposals as one die.
@@ -84,9 +84,9 @@ FACES = (7.0, 40.0)  # face sides (pixels) the centre map learns
 #: 10 pixels at the board's median die; dice 0.65-1.5 times the median on training renders)
 BOARD_FACES = (6.0, 16.0)
 COCKED_WEIGHT = 3.0  # a cocked die is this many times likelier than a flat one to centre a crop
-#: a die within TOUCH faces of another (two dice leaning together, whose centres the map must
-#: tell apart) is TOUCH_WEIGHT times likelier again to centre a crop
-TOUCH, TOUCH_WEIGHT = 1.5, 4.0
+#: a die within TOUCH faces of another: two dice leaning together, whose centres the map must
+#: tell apart (``--touch W`` makes them W times likelier again to centre a crop)
+TOUCH = 1.5
 #: the centre map's convolutions: in, out channels, stride, dilation (its reach: 71 pixels)
 ARCH = [(3, 16, 2, 1), (16, 24, 2, 1), (24, 24, 1, 1), (24, 24, 1, 2), (24, 24, 1, 4)]
 ARCH += [(24, 24, 1, 1)]
@@ -209,9 +209,10 @@ def smear(x: np.ndarray, rng: np.random.Generator, chance: float = 0.25) -> np.n
     return cv2.filter2D(x, -1, k / max(float(k.sum()), 1e-6), borderType=cv2.BORDER_REFLECT_101)
 
 
-def crop(sample: Sample, rng: np.random.Generator, board_share: float = 0.0):
+def crop(sample: Sample, rng: np.random.Generator, board_share: float = 0.0, touch: float = 1.0):
     """One training crop: (image 3×C×C, heat C/4², regression targets, regression mask); a
-    share ``board_share`` of them shows faces of ``BOARD_FACES``, the rest of ``FACES``."""
+    share ``board_share`` of them shows faces of ``BOARD_FACES``, the rest of ``FACES``; a die
+    touching another is ``touch`` times likelier to centre it."""
     dice = sample.dice
     lo, hi = BOARD_FACES if rng.random() < board_share else FACES
     want = np.exp(rng.uniform(np.log(lo), np.log(hi)))
@@ -220,7 +221,7 @@ def crop(sample: Sample, rng: np.random.Generator, board_share: float = 0.0):
         weight = np.where(dice[:, 4] == 1, COCKED_WEIGHT, 1.0)
         apart = np.hypot(*(dice[:, None, :2] - dice[None, :, :2]).transpose(2, 0, 1))
         np.fill_diagonal(apart, np.inf)
-        weight = weight * np.where(apart.min(axis=1) < TOUCH * dice[:, 2], TOUCH_WEIGHT, 1.0)
+        weight = weight * np.where(apart.min(axis=1) < TOUCH * dice[:, 2], touch, 1.0)
         d = dice[rng.choice(len(dice), p=weight / weight.sum())]
         k = want / d[2]
         centre = d[:2] + rng.uniform(-44, 44, 2) / k
@@ -295,7 +296,13 @@ def focal(logit, heat):
 
 
 def train_centres(
-    samples: list[Sample], steps: int, batch: int, rng, start: Path | None, board_share: float
+    samples: list[Sample],
+    steps: int,
+    batch: int,
+    rng,
+    start: Path | None,
+    board_share: float,
+    touch: float = 1.0,
 ) -> object:
     import torch
 
@@ -312,7 +319,7 @@ def train_centres(
             u = rng.random()
             pool = real if u < 0.25 else plain if u < 0.45 else rendered
             pool = pool or rendered or real
-            items.append(crop(pool[rng.integers(len(pool))], rng, board_share))
+            items.append(crop(pool[rng.integers(len(pool))], rng, board_share, touch))
         x = torch.tensor(np.stack([i[0] for i in items]))
         heat = torch.tensor(np.stack([i[1] for i in items]))
         reg = torch.tensor(np.stack([i[2] for i in items]))
@@ -802,6 +809,13 @@ def main() -> None:
     )
     ap.add_argument("--keep", type=Path, help="keep the patches cut this run in this .npz")
     ap.add_argument("--out", type=Path, help="write the patch reader here (default: the package)")
+    ap.add_argument(
+        "--touch",
+        type=float,
+        default=1.0,
+        metavar="W",
+        help="a die touching another centres a crop W times as often (1: as any die)",
+    )
     ap.add_argument("--map-out", type=Path, help="write the centre map here (default: the package)")
     ap.add_argument(
         "--add", action="store_true", help="cut the sources' patches and add them to --patches"
@@ -845,7 +859,9 @@ def main() -> None:
         print("loaded", flush=True)
         out = centres.BOARD_WEIGHTS if args.board else centres.WEIGHTS
         start = (out if out.exists() else centres.WEIGHTS) if args.resume else None
-        net = train_centres(samples, args.steps, args.batch, rng, start, 0.5 if args.board else 0.0)
+        net = train_centres(
+            samples, args.steps, args.batch, rng, start, 0.5 if args.board else 0.0, args.touch
+        )
         save_centres(net, args.map_out or out)
         del samples
     net = load_centres()

@@ -65,16 +65,6 @@ class DiceConfig:
     # same renders 0.6 leaves 13 false dice of 15 and loses none; a die's face is read at 0.65
     # of its size or more in 99.5 % of them)
     least_face: float = 0.6
-    # on a known board, each map maximum's hottest neighbour of at least this share of its heat
-    # is proposed too (1: none). Two dice leaning together make one broad maximum, but on 339
-    # held-out renders the patch reader read both proposals as the same die in 22 of 26 such
-    # pairs; 0.6 found 14 more dice of 567, with 8 more false and 44 % more second reads (with
-    # the wide first patch; on 77 held-out dice renders 1 more of 154)
-    twin: float = 1.0
-    # two proposals whose first reads put the top face closer than this (of the larger face)
-    # are one die, read again once (0: all are read again; with twin 0.6, 0.1 finds 473 dice
-    # with 22 false and 6.6 second reads an image, 0.3 finds 466, 21 false, 5.8 reads)
-    first_apart: float = 0.0
     # least probability that a patch is a die at all (on the real Train photographs 0.8 against
     # 0.5 lets 54 false dice through instead of 91 and reads as many right)
     min_die: float = 0.8
@@ -238,7 +228,7 @@ def _proposals(
         found = propose(bgr, config.long_side, config.proposal)[: config.max_proposals]
         return found, np.array([p.side for p in found]) * dice_patches.FIRST_CONTEXT
     scale, box = map_region(bgr.shape, corners, config)
-    found = in_region(bgr, scale, box, config.proposal, config.twin)
+    found = in_region(bgr, scale, box, config.proposal)
     found.sort(key=lambda p: -p.score)
     if not found:
         return [], np.zeros(0)
@@ -263,7 +253,7 @@ def _learned_dice(
     if corners is not None:  # asked of a patch cut as the second read's, around the proposal
         gate = wide / dice_patches.FIRST_CONTEXT * config.board_first
         doubt, maybe = _read_patches(bgr, centres, gate)[0][:, 0], config.board_maybe_die
-    keep = _apart(np.nonzero(1.0 - doubt >= maybe)[0], xy, face, config)
+    keep = np.nonzero(1.0 - doubt >= maybe)[0]
     if not len(keep):
         return []
     xy, face = xy[keep], face[keep]
@@ -292,17 +282,6 @@ def _learned_dice(
         box = (round(cx - side / 2), round(cy - side / 2), round(side), round(side))
         found.append(DieReading(int(v), bool(t < cocked), (float(cx), float(cy)), box, float(c)))
     return found
-
-
-def _apart(keep: np.ndarray, xy: np.ndarray, face: np.ndarray, config: DiceConfig) -> np.ndarray:
-    """Of ``keep`` (indices, the map's surest first), those whose first read found a top face
-    not within ``first_apart`` of one kept before."""
-    out: list[int] = []
-    for i in keep:
-        apart = [np.hypot(*(xy[i] - xy[j])) / max(face[i], face[j]) for j in out]
-        if all(a >= config.first_apart for a in apart):
-            out.append(int(i))
-    return np.array(out, int)
 
 
 def find_dice(

@@ -59,53 +59,22 @@ def read_map(bgr: np.ndarray, weights: Path = WEIGHTS) -> np.ndarray:
     return tinynet.run_onnx(weights, blob)[0].transpose(1, 2, 0)
 
 
-def peaks(out: np.ndarray, threshold: float, twin: float = 1.0) -> list[Proposal]:
-    """Local maxima of the heat over ``threshold``, in the map's input pixels; with ``twin``
-    < 1 also each maximum's likeliest neighbour when its heat is at least ``twin`` of the
-    maximum's (two dice leaning together, whose centres lie a cell or so apart, make one broad
-    maximum rather than two)."""
+def peaks(out: np.ndarray, threshold: float) -> list[Proposal]:
+    """Local maxima of the heat over ``threshold``, in the map's input pixels."""
     heat = 1.0 / (1.0 + np.exp(-out[..., 0]))
     top = cv2.dilate(heat, np.ones((3, 3), np.uint8))
     ys, xs = np.nonzero((heat >= top) & (heat >= threshold))
-    cells = list(zip(ys.tolist(), xs.tolist(), strict=True))
-    reach = [1e9] * len(cells)  # a maximum's offset is its own; a neighbour's is not trained
-    if twin < 1.0:
-        more = _twins(heat, cells, twin, threshold)
-        cells, reach = cells + more, reach + [0.5] * len(more)
     found = []
-    for (y, x), r in zip(cells, reach, strict=True):
-        dx, dy = np.clip(out[y, x, 1:3], -r, r)
+    for y, x in zip(ys, xs, strict=True):
+        cx = STRIDE * (x + float(out[y, x, 1]))
+        cy = STRIDE * (y + float(out[y, x, 2]))
         side = SIZE_UNIT * float(np.exp(np.clip(out[y, x, 3], -3, 3)))
-        found.append(
-            Proposal(STRIDE * (x + float(dx)), STRIDE * (y + float(dy)), side, float(heat[y, x]))
-        )
+        found.append(Proposal(cx, cy, side, float(heat[y, x])))
     return found
 
 
-def _twins(
-    heat: np.ndarray, cells: list[tuple[int, int]], twin: float, threshold: float
-) -> list[tuple[int, int]]:
-    """For each maximum, its hottest neighbour of at least ``twin`` of its heat and
-    ``threshold``, unless that is a maximum itself."""
-    h, w = heat.shape
-    taken = set(cells)
-    out = []
-    for y, x in cells:
-        around = [
-            (heat[y + i, x + j], y + i, x + j)
-            for i in (-1, 0, 1)
-            for j in (-1, 0, 1)
-            if (i or j) and 0 <= y + i < h and 0 <= x + j < w
-        ]
-        best, by, bx = max(around)
-        if best >= max(twin * heat[y, x], threshold) and (by, bx) not in taken:
-            taken.add((by, bx))
-            out.append((by, bx))
-    return out
-
-
 def at_scale(
-    bgr: np.ndarray, scale: float, threshold: float, weights: Path = WEIGHTS, twin: float = 1.0
+    bgr: np.ndarray, scale: float, threshold: float, weights: Path = WEIGHTS
 ) -> list[Proposal]:
     """Likely dice in a BGR image read at ``scale`` (≤ 1), in full-image pixels."""
     small = bgr
@@ -116,24 +85,20 @@ def at_scale(
     sx, sy = bgr.shape[1] / small.shape[1], bgr.shape[0] / small.shape[0]
     return [
         Proposal((p.x + 0.5) * sx - 0.5, (p.y + 0.5) * sy - 0.5, p.side * sx, p.score)
-        for p in peaks(read_map(small, weights), threshold, twin)
+        for p in peaks(read_map(small, weights), threshold)
     ]
 
 
 def in_region(
-    bgr: np.ndarray,
-    scale: float,
-    box: tuple[int, int, int, int],
-    threshold: float,
-    twin: float = 1.0,
+    bgr: np.ndarray, scale: float, box: tuple[int, int, int, int], threshold: float
 ) -> list[Proposal]:
     """Likely dice in the part ``box`` (x0, y0, x1, y1) of a BGR image read at one ``scale``
     (≤ 1) by the board's map, in full-image pixels: when the dice's size is known (a board's),
-    one level that fits them does, and only where they can lie (``twin`` as ``peaks``)."""
+    one level that fits them does, and only where they can lie."""
     x0, y0, x1, y1 = box
     return [
         Proposal(p.x + x0, p.y + y0, p.side, p.score)
-        for p in at_scale(bgr[y0:y1, x0:x1], scale, threshold, BOARD_WEIGHTS, twin)
+        for p in at_scale(bgr[y0:y1, x0:x1], scale, threshold, BOARD_WEIGHTS)
     ]
 
 
