@@ -53,3 +53,31 @@ def test_on_a_known_board_a_patch_cut_as_the_second_reads_says_whether_to_read_a
     faces[0] = 5.5
     assert find_dice(image, config, corners=board) == []
     assert len(find_dice(image, replace(config, least_face=0.5), corners=board)) == 1
+
+
+def test_on_a_known_board_a_die_is_as_sure_as_the_board_plane_read_of_its_value(monkeypatch):
+    from nardy.vision import dice
+    from nardy.vision.dice_centres import Proposal
+
+    found = [Proposal(50.0, 50.0, 10.0, 0.8)]
+    monkeypatch.setattr(dice, "in_region", lambda *args: list(found))
+    monkeypatch.setattr(dice, "propose", lambda *args: list(found))
+    monkeypatch.setattr(dice, "face_sides", lambda corners, points, f: np.full(len(points), 10.0))
+
+    def read(bgr, centres, sides, turns=1):  # the patch reader: a 3, 0.9 sure
+        n = len(centres)
+        prob = np.tile([0.02, 0.0, 0.0, 0.9, 0.08, 0.0, 0.0], (n, 1))
+        return prob, np.zeros(n), np.asarray(centres, float), np.full(n, 10.0)
+
+    def flat(bgr, to_board, centres, faces, foot):  # the board's plane: a 4, 0.6 sure
+        return np.zeros(len(centres)), np.tile([0.0, 0.0, 0.4, 0.6, 0.0, 0.0], (len(centres), 1))
+
+    monkeypatch.setattr(dice, "_read_patches", read)
+    monkeypatch.setattr(dice.dice_tilt, "read_flat", flat)
+    image = np.zeros((200, 240, 3), np.uint8)
+    board = [(0, 0), (239, 0), (239, 199), (0, 199)]
+    (die,) = find_dice(image, DiceConfig(), corners=board)
+    assert die.value == 4 and die.flat
+    assert die.confidence == 0.6  # not the patch reader's 0.9, which was for a 3
+    (die,) = find_dice(image, DiceConfig())  # a photograph: the patch reader's word alone
+    assert die.value == 3 and die.confidence == 0.9

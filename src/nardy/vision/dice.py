@@ -277,6 +277,8 @@ def _learned_dice(
         tilt, values = dice_tilt.read_flat(bgr, to_board, xy, face, foot)
         cocked = config.board_cocked
     value = np.argmax(values, axis=1) + 1
+    if corners is not None and len(keep):  # the confidence is the reader's whose value it is
+        sure = values[np.arange(len(values)), value - 1]
     found: list[DieReading] = []
     for v, (cx, cy), side, t, c in zip(value, xy, face, tilt, sure, strict=True):
         box = (round(cx - side / 2), round(cy - side / 2), round(side), round(side))
