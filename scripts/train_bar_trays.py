@@ -56,7 +56,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from train_point_model import IGNORE, augment  # noqa: E402
+from train_point_model import IGNORE, augment, render_set  # noqa: E402
 
 from nardy.calibration import BoardProfile, ProfileError  # noqa: E402
 from nardy.calibration.geometry import GeometryError  # noqa: E402
@@ -122,26 +122,7 @@ def _scene(rng: np.random.Generator):
 def render_scenes(out: Path, count: int, prefix: str = "bt7") -> None:
     """``count`` scenes of ``_scene`` into ``out``, named ``PREFIX-NNNN`` (seeds no fixture
     uses: the name is the seed)."""
-    from nardy.synth import SceneError, render
-
-    out.mkdir(parents=True, exist_ok=True)
-    for i in range(count):
-        name = f"{prefix}-{i:04d}"
-        if (out / f"{name}.json").exists():
-            continue
-        seed = zlib.crc32(name.encode())
-        rng = np.random.default_rng(seed)
-        try:
-            scene = _scene(rng)
-            img, truth = render(scene, seed)
-        except (SceneError, MemoryError):
-            continue
-        _, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, scene.jpeg_quality])
-        truth["image"] = f"{name}.jpg"
-        (out / f"{name}.jpg").write_bytes(buf.tobytes())
-        (out / f"{name}.json").write_text(json.dumps(truth, indent=1) + "\n")
-        print(f"\r{i + 1}/{count} {name}", end="", flush=True)
-    print()
+    render_set(out, count, prefix, _scene)
 
 
 def labels(count: int, colour: int) -> tuple[int, int]:

@@ -78,6 +78,7 @@ import json
 import sys
 import time
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -298,29 +299,20 @@ SCENES = {
 }
 
 
-def render_scenes(kind: str, out: Path, count: int, prefix: str | None = None) -> None:
-    """Render ``count`` scenes of ``kind`` (``SCENES``) into ``out``: random scenes, seeded by
-    their names (``prefix``, by default the kind's), with the position replaced."""
-    import dataclasses
-
-    from nardy.synth import SceneError, random_scene, render
+def render_set(out: Path, count: int, prefix: str, scene_of: Callable) -> None:
+    """Render ``count`` scenes ``scene_of(rng)`` into ``out`` as ``PREFIX-NNNN.jpg`` and its
+    truth, each seeded by its name (seeds no fixture uses); a name already there is kept, a
+    scene the renderer cannot make is skipped."""
+    from nardy.synth import SceneError, render
 
     out.mkdir(parents=True, exist_ok=True)
     for i in range(count):
-        own, position = SCENES[kind]
-        prefix = prefix or own
         name = f"{prefix}-{i:04d}"
         if (out / f"{name}.json").exists():
             continue
         seed = zlib.crc32(name.encode())
-        rng = np.random.default_rng(seed)
-        scene = random_scene(rng, with_hand=False)
         try:
-            fields = position(rng, scene)
-            if kind in ("stacks", "heads", "singles"):
-                scene = _beyond_the_rules(scene, fields)
-            else:
-                scene = dataclasses.replace(scene, **fields)
+            scene = scene_of(np.random.default_rng(seed))
             img, truth = render(scene, seed)
         except (SceneError, MemoryError):
             continue
@@ -330,6 +322,25 @@ def render_scenes(kind: str, out: Path, count: int, prefix: str | None = None) -
         (out / f"{name}.json").write_text(json.dumps(truth, indent=1) + "\n")
         print(f"\r{i + 1}/{count} {name}", end="", flush=True)
     print()
+
+
+def render_scenes(kind: str, out: Path, count: int, prefix: str | None = None) -> None:
+    """Render ``count`` scenes of ``kind`` (``SCENES``) into ``out``: random scenes, seeded by
+    their names (``prefix``, by default the kind's), with the position replaced."""
+    import dataclasses
+
+    from nardy.synth import random_scene
+
+    own, position = SCENES[kind]
+
+    def scene_of(rng: np.random.Generator):
+        scene = random_scene(rng, with_hand=False)
+        fields = position(rng, scene)
+        if kind in ("stacks", "heads", "singles"):
+            return _beyond_the_rules(scene, fields)
+        return dataclasses.replace(scene, **fields)
+
+    render_set(out, count, prefix or own, scene_of)
 
 
 def labels(truth: dict, n_tiles: int, trays_right: bool) -> tuple[np.ndarray, np.ndarray]:

@@ -150,3 +150,17 @@ def test_away_from_the_foot_is_up_in_the_patch():
         patch = dice_tilt.cut_flat(image, h, (float(centre[0]), float(centre[1])), face, turn)
         ys, xs = np.nonzero(patch[..., 0] > 200)
         assert ys.mean() < PATCH * 0.3 and abs(xs.mean() - (PATCH - 1) / 2) < 3
+
+
+def test_the_board_plane_and_foot_are_made_once_for_a_board():
+    corners = np.array([[300.0, 150.0], [980.0, 160.0], [1050.0, 620.0], [230.0, 610.0]])
+    to_board, foot = dice_tilt.board_plane(corners, 0.87, (1280, 720))
+    expected = dice_tilt.to_plane(corners, 0.87)
+    assert np.allclose(to_board, expected)
+    assert np.allclose(foot, dice_tilt.camera_foot(expected, (1280, 720)))
+    # the same corners as another sequence: the same arrays, not made again
+    again = dice_tilt.board_plane([tuple(c) for c in corners.tolist()], 0.87, (1280, 720))
+    assert again[0] is to_board and again[1] is foot
+    assert not to_board.flags.writeable and not foot.flags.writeable
+    moved = dice_tilt.board_plane(corners + 5.0, 0.87, (1280, 720))
+    assert moved[0] is not to_board and not np.allclose(moved[0], to_board)

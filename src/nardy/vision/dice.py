@@ -272,13 +272,12 @@ def _learned_dice(
     prob, tilt, xy, face, sure = prob[keep], tilt[keep], xy[keep], face[keep], sure[keep]
     cocked, values = config.cocked, prob[:, 1:]
     if corners is not None and len(keep):  # flat or cocked, and the value, read again in the
-        to_board = dice_tilt.to_plane(corners, config.board_aspect)  # board's plane instead
-        foot = dice_tilt.camera_foot(to_board, (bgr.shape[1], bgr.shape[0]))
+        size = (bgr.shape[1], bgr.shape[0])  # board's plane instead
+        to_board, foot = dice_tilt.board_plane(corners, config.board_aspect, size)
         tilt, values = dice_tilt.read_flat(bgr, to_board, xy, face, foot)
         cocked = config.board_cocked
+        sure = values.max(axis=1)  # the confidence is the reader's whose value it is
     value = np.argmax(values, axis=1) + 1
-    if corners is not None and len(keep):  # the confidence is the reader's whose value it is
-        sure = values[np.arange(len(values)), value - 1]
     found: list[DieReading] = []
     for v, (cx, cy), side, t, c in zip(value, xy, face, tilt, sure, strict=True):
         box = (round(cx - side / 2), round(cy - side / 2), round(side), round(side))

@@ -21,6 +21,7 @@ only below its top face, and one showing elsewhere is a lean.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 
 import cv2
@@ -65,6 +66,27 @@ def camera_foot(
         pose = -pose
     r = np.stack([pose[:, 0], pose[:, 1], np.cross(pose[:, 0], pose[:, 1])], axis=1)
     return (-r.T @ pose[:, 2])[:2]
+
+
+def board_plane(
+    corners: Sequence[Sequence[float]], aspect: float, image_size: tuple[int, int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """``to_plane`` and the ``camera_foot`` under it, made once for a board's corners and an
+    image size: a camera that stays put gives the same corners every frame, and the foot's
+    search over focal lengths costs about a millisecond. The arrays are read-only."""
+    key = tuple(float(v) for v in np.asarray(corners, np.float64).ravel())
+    return _board_plane(key, float(aspect), (int(image_size[0]), int(image_size[1])))
+
+
+@lru_cache(maxsize=8)
+def _board_plane(
+    corners: tuple[float, ...], aspect: float, image_size: tuple[int, int]
+) -> tuple[np.ndarray, np.ndarray]:
+    to_board = to_plane(np.reshape(corners, (4, 2)), aspect)
+    foot = camera_foot(to_board, image_size)
+    to_board.setflags(write=False)
+    foot.setflags(write=False)
+    return to_board, foot
 
 
 def plane_scale(to_board: np.ndarray, points: np.ndarray) -> np.ndarray:
