@@ -45,9 +45,9 @@ from nardy.vision.board import BoardReader
 from nardy.vision.checkers import read_tiles, settle_colours
 from nardy.vision.hand_tiles import hand_probs
 from nardy.vision.usable import (
+    board_light,
     edge_drift,
     frame_intruder,
-    frame_light,
     hand_over_tiles,
     strips_gray,
     surface_blur,
@@ -102,7 +102,7 @@ def _stages(reader: BoardReader, frame: np.ndarray) -> dict[str, Callable[[], ob
         ),
         "edges, light, glare": lambda: (
             edge_drift(check.edges(frame), config),
-            frame_light(frame, config),
+            board_light(strips_gray(tiles.strip_row()), tiles.levels, config),
             surface_glare(
                 strips_gray(tiles.strip_row()), tiles.raw_level(config.glare_level), config
             ),

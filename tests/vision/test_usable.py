@@ -2,6 +2,7 @@
 corners): motion blur, and a camera knocked out of calibration (the fixtures' boards moved in
 the picture by a few per cent of their width, as a nudged camera moves them)."""
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from nardy.vision.config import VisionConfig
 from nardy.vision.sampler import Sampler
 from nardy.vision.usable import (
     FrameCheck,
+    board_light,
     edge_drift,
     hand_over_tiles,
     strips_gray,
@@ -182,6 +184,56 @@ def test_glare_is_a_blown_out_patch_wider_than_a_checker():
     strips[40 : 40 + 2 * patch, 14 * width : 14 * width + patch] = 250
     verdict = surface_glare(strips, CFG.glare_level, CFG)
     assert not verdict.usable and "glare" in (verdict.why or "")
+
+
+def test_a_white_stack_at_a_quarters_end_is_no_glare():
+    """Beyond the quarter is not blown out: a column of white checkers one point wide at the
+    end of a quarter (a nardy head overexposed) is narrower than a glare patch."""
+    width = CFG.strip_pixels
+    strips = np.full((CFG.strip_length, 24 * width), 120, np.uint8)
+    strips[:, 12 * width : 13 * width - 2] = 255  # the first point of the third quarter
+    assert surface_glare(strips, CFG.glare_level, CFG).usable
+    strips[:, 13 * width - 2 : 14 * width] = 255  # and the point beside it: two points wide
+    assert not surface_glare(strips, CFG.glare_level, CFG).usable
+
+
+def test_too_dark_is_the_board_as_the_camera_took_it_not_the_room():
+    """A lit board in a black room is light enough; the same board dimmed to a few grey
+    levels is not, though its levels, stretched, span the full range again."""
+    width = CFG.strip_pixels
+    board = np.tile(np.linspace(40, 200, 24 * width).astype(np.uint8), (CFG.strip_length, 1))
+    assert board_light(board, (0.0, 1.0), CFG).usable
+    dim = (board / 20).astype(np.uint8)  # 2..10
+    lo, hi = float(dim.min()), float(dim.max())
+    stretched = ((dim - lo) * 255 / (hi - lo)).astype(np.uint8)
+    verdict = board_light(stretched, (lo, 255 / (hi - lo)), CFG)
+    assert not verdict.usable and "too dark" in (verdict.why or "")
+
+
+def test_the_band_runs_beyond_the_trays_on_their_side():
+    """Between the surface and the trays the frame is narrow and a tray's checkers lie over
+    it: on the trays' side the band runs beyond them; elsewhere just off the surface."""
+    from nardy.calibration.geometry import Rect
+
+    corners = [(300, 100), (980, 110), (1000, 650), (280, 640)]
+    plain = BoardProfile.from_corners(corners, (1280, 720))
+    g = plain.geometry
+    for x0, x1 in ((1.06, 1.15), (-0.15, -0.06)):
+        trays = (Rect(x0, 0.53, x1, 1.0), Rect(x0, 0.0, x1, 0.47))
+        geometry = dataclasses.replace(g, trays=trays)
+        sampler = Sampler(BoardProfile.from_corners(corners, (1280, 720), geometry))
+        band = sampler.band_coords()
+        sides = zip(("top", "right", "bottom", "left"), sampler.band_sides, strict=True)
+        for side, (a, b) in sides:
+            xs, ys = band[:, a:b, 0], band[:, a:b, 1]
+            if side == "right" and x0 > 0:
+                assert xs.min() > x1
+            elif side == "left" and x0 < 0:
+                assert xs.max() < x0
+            elif side in ("right", "left"):
+                assert xs.min() > -0.06 and xs.max() < 1.06
+            else:
+                assert (ys < 0).all() or (ys > 1).all()
 
 
 def test_the_shipped_onnx_network_computes_what_its_weights_do(usable_boards):

@@ -30,8 +30,8 @@ from nardy.vision.sampler import Sampler
 from nardy.vision.tall import TallSampler
 from nardy.vision.usable import (
     FrameCheck,
+    board_light,
     frame_intruder,
-    frame_light,
     hand_over_tiles,
     strips_gray,
     surface_glare,
@@ -86,10 +86,10 @@ class BoardReader:
                 return early
             return self.bar_trays.sample(frame, tiles.levels, trays=False)
 
-        # too dark to trust, but what can be read is read (the levels are stretched)
-        light = frame_light(frame, self.config)
         checker_tiles = tiles.checker_tiles()
         strips = strips_gray(tiles.strip_row())
+        # too dark to trust, but what can be read is read (the levels are stretched)
+        light = board_light(strips, tiles.levels, self.config)
         judged = self.check.judge(
             frame,
             lambda: frame_intruder(

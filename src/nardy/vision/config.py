@@ -86,14 +86,19 @@ class VisionConfig:
     sets_gap: float = 25.0
     colour_rounds: int = 10  # rounds of the two-group split (it settles in two or three)
     # usability
-    dark_mean: float = 12.0  # mean grey level below which the frame is too dark to read
+    dark_mean: float = 12.0  # mean grey level of the board below which it is too dark to read
     glare_level: int = 235  # grey level of the camera's frame taken as blown out
     glare_share: float = 0.02  # share of a quarter of the board under a blown-out patch
     glare_patch: float = 1.4  # a blown-out patch this many points wide is no checker
     frame_band: tuple[float, float] = (0.035, 0.055)  # the frame strip checked for intruders
     intruder_segments: int = 40  # pieces each side of the frame is cut into
     intruder_share: float = 0.125  # a run over this share of a side is an arm across it
-    intruder_distance: float = 12.0  # Lab (lightness halved) from the side's own look
+    intruder_distance: float = 10.0  # Lab (lightness weighed as below) from the side's own look
+    # the lightness counts a quarter: a lamp's highlight or shade along the frame changes it
+    # most, an arm its colour too (chosen on 1,368 clear and 212 hand renders, none a fixture,
+    # the band beyond the trays: lightness halved and 12 flag 62 clear boards and catch 157
+    # hands, a quarter and 10: 45 and 160; the band before, 76 and 154)
+    intruder_lightness: float = 0.25
     edge_drift: float = 0.4  # how much weaker the surface's edge may be where the profile puts
     # it than the strongest step near it (averaged along a side), on two sides or more
     edge_reach: float = 0.06  # how far either side of each edge is looked at (of the surface)

@@ -110,7 +110,9 @@ class Sampler:
         return inside.all(axis=0)
 
     def band_coords(self) -> np.ndarray:
-        """A thin band of frame all round the surface, as one long row (band × n × 2)."""
+        """A thin band of frame all round the surface, as one long row (band × n × 2). On the
+        trays' side it runs beyond the trays: between the surface and the trays the frame is
+        narrow, and checkers in a tray (a stack borne off leans in the picture) lie over it."""
         lay = self.layout
         g = self.profile.geometry
         a, b = self.config.frame_band
@@ -121,10 +123,16 @@ class Sampler:
         xs = (np.arange(n_x) + 0.5) / n_x
         ys = (np.arange(n_y) + 0.5) / n_y
         dy = depth / g.aspect
+        right_x, left_x = 1.0, 0.0
+        if g.trays is not None:
+            if min(t.x0 for t in g.trays) > 0.5:
+                right_x = max(t.x1 for t in g.trays)
+            else:
+                left_x = min(t.x0 for t in g.trays)
         top = np.stack(np.broadcast_arrays(xs[:, None], -dy[None, :]), -1)
-        right = np.stack(np.broadcast_arrays(1 + depth[None, :], ys[:, None]), -1)
+        right = np.stack(np.broadcast_arrays(right_x + depth[None, :], ys[:, None]), -1)
         bottom = np.stack(np.broadcast_arrays(xs[::-1, None], 1 + dy[None, :]), -1)
-        left = np.stack(np.broadcast_arrays(-depth[None, :], ys[::-1, None]), -1)
+        left = np.stack(np.broadcast_arrays(left_x - depth[None, :], ys[::-1, None]), -1)
         return np.concatenate([top, right, bottom, left], 0).transpose(1, 0, 2)
 
     @cached_property

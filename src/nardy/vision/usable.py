@@ -25,15 +25,18 @@ class Verdict:
     score: float = 1.0  # 0..1, how far from the nearest threshold (1 = clearly usable)
 
 
-def frame_light(frame: np.ndarray, config: VisionConfig) -> Verdict:
-    """Too dark to read at all: the mean grey level of every eighth pixel each way (a
-    nearest-neighbour resize picks them: at 1280×720, exactly ``frame[::8, ::8]``, in half
-    the time NumPy takes to walk that view)."""
-    h, w = frame.shape[:2]
-    small = cv2.resize(frame, (max(1, w // 8), max(1, h // 8)), interpolation=cv2.INTER_NEAREST)
-    mean = float(np.mean(cv2.mean(small)[: frame.shape[2] if frame.ndim == 3 else 1]))
+def board_light(
+    strips_gray: np.ndarray, levels: tuple[float, float], config: VisionConfig
+) -> Verdict:
+    """Too dark to read: the mean grey level of the board itself, as the camera took it.
+    ``strips_gray`` are the points' strips in grey (``strips_gray``), their levels stretched as
+    ``levels`` (``Tiles.levels``: black level, gain) say. The board, not the frame: a board lit
+    on a dark table, the room around it black, reads as well as any (the frame's mean put
+    such frames under the limit)."""
+    lo, gain = levels
+    mean = float(cv2.mean(strips_gray)[0]) / gain + lo
     if mean < config.dark_mean:
-        return Verdict(False, f"too dark (mean grey level {mean:.0f})", 0.0)
+        return Verdict(False, f"too dark (mean grey level {mean:.0f} on the board)", 0.0)
     return Verdict(True, None, min(1.0, (mean - config.dark_mean) / config.dark_mean))
 
 
@@ -55,7 +58,15 @@ def surface_glare(strips_gray: np.ndarray, blown_level: float, config: VisionCon
             if cv2.countNonZero(blown) < k * k:
                 continue
             blown = np.ascontiguousarray(blown)
-            patch = cv2.morphologyEx(blown, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+            # beyond the quarter is not blown out (OpenCV's erosion takes it to be: a white
+            # stack at a quarter's end would pass for a patch as wide as the kernel)
+            patch = cv2.morphologyEx(
+                blown,
+                cv2.MORPH_OPEN,
+                np.ones((k, k), np.uint8),
+                borderType=cv2.BORDER_CONSTANT,
+                borderValue=0,
+            )
             worst = max(worst, cv2.countNonZero(patch) / patch.size)  # its mean: 0 or 1
     if worst > config.glare_share:
         return Verdict(False, f"glare over {worst:.0%} of a quarter of the board", 0.0)
@@ -88,7 +99,8 @@ def frame_intruder(
         for j in range(1, k):
             seg += parts[:, :, :, j]
         seg /= k
-        feat = (seg * np.float32([0.5, 1.0, 1.0])).transpose(0, 2, 1, 3).reshape(2, m, -1)
+        weights = np.float32([config.intruder_lightness, 1.0, 1.0])
+        feat = (seg * weights).transpose(0, 2, 1, 3).reshape(2, m, -1)
         seen = np.stack([in_view[a0 : a0 + m * k], in_view[a1 : a1 + m * k]])
         seg_seen = seen.reshape(2, m, k).all(axis=2)
         for i, side in enumerate(pair):
