@@ -205,6 +205,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("folders", type=Path, nargs="*")
     ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--seed", type=int, default=0, help="of the weights and the augmentation")
     ap.add_argument("--out", type=Path, default=WEIGHTS)
     ap.add_argument("--cache", type=Path, help="keep the cut views here between runs")
     ap.add_argument("--cut-only", action="store_true", help="cut the views into --cache, no more")
@@ -218,7 +219,7 @@ def main() -> int:
     if not args.folders:
         ap.error("the folders of training renders are needed")
     torch.set_num_threads(1)  # the machine's cores are shared
-    torch.manual_seed(0)
+    torch.manual_seed(args.seed)
     views, labels, groups = load(args.folders, args.cache)
     if args.cut_only:
         return 0
@@ -234,7 +235,7 @@ def main() -> int:
     # a hand called usable is the worst mistake: weigh it above the others
     weight = torch.tensor((counts.sum() / counts) ** 0.5 * np.array([1.0, 2.0, 1.0]))
     loss_fn = torch.nn.CrossEntropyLoss(weight=weight.float())
-    rng = np.random.default_rng(0)
+    rng = np.random.default_rng(args.seed)
     train = np.flatnonzero(~valid)
     for epoch in range(args.epochs):
         net.train()
