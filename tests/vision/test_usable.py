@@ -186,6 +186,22 @@ def test_glare_is_a_blown_out_patch_wider_than_a_checker():
     assert not verdict.usable and "glare" in (verdict.why or "")
 
 
+def test_a_lamp_caught_in_the_frames_lip_is_no_edge():
+    """A dark frame round a dark surface: the step onto the surface is small, a thin bright
+    line on the frame (its lip, lit) steps up and down by more. Where the profile puts the
+    edge the board is calibrated; slid off it, on all four sides, it has moved."""
+    n = CFG.edge_samples
+    across = np.full(n, 20.0)
+    across[n // 2 + 1 :] = 32.0  # the surface, a little lighter than the frame
+    across[n // 2 - 5 : n // 2 - 3] = 60.0  # the lip, two samples wide
+    profiles = np.tile(across, (4, 32, 1)).astype(np.uint8)
+    assert edge_drift(profiles, CFG).usable
+    slid = np.roll(profiles, 6, axis=2)
+    slid[..., :6] = 20
+    verdict = edge_drift(slid, CFG)
+    assert not verdict.usable and "moved" in (verdict.why or "")
+
+
 def test_a_white_stack_at_a_quarters_end_is_no_glare():
     """Beyond the quarter is not blown out: a column of white checkers one point wide at the
     end of a quarter (a nardy head overexposed) is narrower than a glare patch."""

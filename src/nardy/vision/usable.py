@@ -215,8 +215,13 @@ def edge_drift(profiles: np.ndarray, config: VisionConfig) -> Verdict:
     the side, the frame's inner edge is the strongest step across; checkers and grain, which
     differ from place to place, average out. One side may show a stronger step elsewhere (a
     dark frame round a dark surface, a tray's rim); a camera that moved moves two sides or
-    more (a slide moves two, a turn or a tilt all four)."""
+    more (a slide moves two, a turn or a tilt all four). A bright line narrower than
+    ``edge_line`` samples is opened away first: a lamp catches the frame's inner lip or a tray's
+    rim in a thin line, which steps up and down again more than a dark frame does onto a dark
+    surface, but it is no edge."""
     mean = profiles.astype(np.float32).mean(axis=1)  # 4 × across
+    if config.edge_line > 1:
+        mean = cv2.morphologyEx(mean, cv2.MORPH_OPEN, np.ones((1, config.edge_line), np.uint8))
     step = np.abs(np.diff(mean, axis=1))
     n = step.shape[1]
     near = slice(n // 2 - config.edge_near, n // 2 + config.edge_near)
