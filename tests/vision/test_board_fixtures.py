@@ -42,7 +42,9 @@ def test_bar_and_trays(figures):
 
 
 def test_usable_frames_are_called_usable(figures):
-    assert figures["usable_right"] / figures["usable_truth"] >= 0.9
+    # 300 of 302 in session 9 (291 before: the room's darkness, a stack at a quarter's end
+    # taken for glare, the band over the trays, a lit lip taken for the board's edge)
+    assert figures["usable_right"] / figures["usable_truth"] >= 0.98
 
 
 def test_no_hand_over_the_board_is_called_usable(figures):

@@ -31,6 +31,10 @@ MARGIN = (0.45, 0.45)  # room around the surface in the view: of its width, of i
 # as well: 406/414 clear, 150/156 hands (148 before), 42/42 glare, no hand at 0.9 or over
 # (clear boards 341 there, 349 before), and the whole reader calls the same 135 of 138 clear
 # and 51 of 52 hands. (2 × 2: a network trained afresh on such views let 3 hands through.)
+# Trained afresh on 3 × 3 nearest views (all 2,645 renders of its sets, two seeds), it was no
+# better where it counts: the whole reader on 192 clear and 264 hand renders it never saw
+# called 188 and 191 clear boards usable and let 18 and 23 hands through; this network, 190
+# and 18. It stays.
 SUPERSAMPLE = 3
 CLASSES = ("usable", "hand", "glare")
 WEIGHTS = Path(__file__).with_name("usable_model.npz")
