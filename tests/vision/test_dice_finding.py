@@ -1,5 +1,5 @@
-"""Finding dice on a known board: which proposals are read again, and faces too small for a
-die there."""
+"""Finding dice on a known board: which proposals are read again, faces too small for a die
+there, and two dice leaning together."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def test_on_a_known_board_a_patch_cut_as_the_second_reads_says_whether_to_read_a
     board = [(0, 0), (239, 0), (239, 199), (0, 199)]
     config = DiceConfig(board_first=2.0, board_maybe_die=0.3, maybe_die=0.1, least_face=0.6)
     got = find_dice(image, config, corners=board)
-    assert firsts == [[30.0, 30.0], [20.0, 20.0]]  # the wide read, then the gate: twice a die
+    assert firsts == [[20.0, 20.0]]  # no wide read: one cut as the second read's, twice a die
     assert [d.center for d in got] == [(50.0, 50.0)]
     got = find_dice(image, replace(config, board_maybe_die=0.2), corners=board)
     assert sorted(d.center for d in got) == [(50.0, 50.0), (150.0, 50.0)]
@@ -81,3 +81,22 @@ def test_on_a_known_board_a_die_is_as_sure_as_the_board_plane_read_of_its_value(
     assert die.confidence == 0.6  # not the patch reader's 0.9, which was for a 3
     (die,) = find_dice(image, DiceConfig())  # a photograph: the patch reader's word alone
     assert die.value == 3 and die.confidence == 0.9
+
+
+def test_on_a_known_board_two_dice_leaning_together_are_two():
+    from nardy.vision.dice import DieReading, _kept
+
+    # two top faces of 20 pixels, 9 apart: dice leaning together on a board whose dice's size
+    # is known; in a photograph of unknown scale the same two readings are one die
+    leaning = [
+        DieReading(5, False, (100.0, 100.0), (90, 90, 20, 20), 0.9),
+        DieReading(2, False, (109.0, 100.0), (99, 90, 20, 20), 0.4),
+    ]
+    config = DiceConfig(same_die=0.6, board_same_die=0.35, side_face=0.9, board_side_face=0.0)
+    assert [d.value for d in _kept(leaning, config, board=True)] == [5, 2]
+    assert [d.value for d in _kept(leaning, config)] == [5]
+    assert len(_kept(leaning, replace(config, board_same_die=0.5), board=True)) == 1
+    # a less sure reading beside a surer one is a side face in a photograph, not on a board
+    beside = [leaning[0], replace(leaning[1], center=(115.0, 100.0))]
+    assert len(_kept(beside, config)) == 1
+    assert len(_kept(beside, config, board=True)) == 2
