@@ -10,8 +10,13 @@
         --render 132 --render-out /work/cache/trays8/renders --prefix trays8x
     PYTHONPATH=src python scripts/train_bar_trays.py /work/cache/trays8/renders \\
         --tiles /work/cache/trays8/new_tiles.npz --collect-only
+    PYTHONPATH=src python scripts/train_bar_trays.py --tiles /work/cache/trays9/x.npz \\
+        --render 769 --render-out /work/cache/trays9/renders --prefix trays9
+    PYTHONPATH=src python scripts/train_bar_trays.py /work/cache/trays9/renders \\
+        --tiles /work/cache/trays9/new_tiles.npz --collect-only
     PYTHONPATH=src python scripts/train_bar_trays.py --tiles /work/cache/bartray7/tiles.npz \\
-        /work/cache/trays8/new_tiles.npz --kind trays --epochs 18 --rhythm
+        /work/cache/trays8/new_tiles.npz /work/cache/trays9/new_tiles.npz --kind trays \\
+        --epochs 18 --rhythm
     PYTHONPATH=src python scripts/train_bar_trays.py --tiles /work/cache/bartray7/tiles.npz \\
         --kind bar --epochs 14 --shift 0 --empty-share 0.375
 
@@ -19,7 +24,7 @@
 with seeds no fixture uses: many trays of every count, checkers on the bar, dice on it.
 ``--render N --render-out DIR`` renders more, made for these two networks (``_scene``: trays
 full, checkers and dice on the bar); the shipped bar network was trained without them, the
-trays' network with 132 of them.)
+trays' network with 132 (``trays8x``) and 769 (``trays9``) of them.)
 
 Two steps, the first cached in ``--tiles``:
 
