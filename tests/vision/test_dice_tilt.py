@@ -164,3 +164,35 @@ def test_the_board_plane_and_foot_are_made_once_for_a_board():
     assert not to_board.flags.writeable and not foot.flags.writeable
     moved = dice_tilt.board_plane(corners + 5.0, 0.87, (1280, 720))
     assert moved[0] is not to_board and not np.allclose(moved[0], to_board)
+
+
+def test_a_die_found_off_centre_is_read_again_around_the_face_the_first_read_found(monkeypatch):
+    """``read_flat`` with ``recentre``: the second patches are cut around the point the first
+    read's face centres (patch fractions, through each patch's turn and mirror) lead back to."""
+    h = dice_tilt.to_plane(SLANTED, ASPECT)
+    foot = np.array([0.5, 1.4])
+    mark = cv2.perspectiveTransform(np.array([[(0.3, 0.5)]], np.float64), board_to_image())[0, 0]
+    image = np.full((700, 960, 3), 40, np.uint8)
+    cv2.circle(image, (round(mark[0]), round(mark[1])), 2, (250, 250, 250), -1)
+    face = 0.03 / dice_tilt.plane_scale(h, mark[None])[0]
+    seen = []
+
+    def predict(patches):  # the face's centre where the mark is
+        seen.append(patches)
+        at = []
+        for p in patches:
+            ys, xs = np.nonzero(p[..., 0] > 150)
+            at.append(((xs.mean(), ys.mean()) - np.float64((PATCH - 1) / 2)) / PATCH)
+        n = len(patches)
+        return np.zeros(n), np.full((n, 6), 1 / 6), np.array(at)
+
+    monkeypatch.setattr(dice_tilt, "predict", predict)
+    start = mark + 0.3 * face * np.array([1.0, -1.0])  # found off the face's centre
+    dice_tilt.read_flat(image, h, start[None], [face], foot, recentre=1)
+    first, second = seen
+    for p in first:  # the mark off the middle at first, in the middle when cut again
+        ys, xs = np.nonzero(p[..., 0] > 150)
+        assert np.hypot(xs.mean() - (PATCH - 1) / 2, ys.mean() - (PATCH - 1) / 2) > 4
+    for p in second:
+        ys, xs = np.nonzero(p[..., 0] > 150)
+        assert np.hypot(xs.mean() - (PATCH - 1) / 2, ys.mean() - (PATCH - 1) / 2) < 1.0

@@ -93,13 +93,17 @@ class DiceConfig:
     cocked: float = 0.5  # least probability that a die is cocked to call it so
     # on a board whose corners are known the board-plane reader (``dice_tilt``) says flat or
     # cocked, and reads the value, instead: least probability to call a die cocked there (on
-    # 396 held-out renders, never the fixtures: 0.4 catches 86 of 103 found cocked dice and calls
-    # 57 of 430 flat ones cocked, 0.5 catches 77 and calls 45; the patch reader at its 0.5
-    # catches 77 and calls 66), and the board's height over its width that its plane is cut at
-    # (renders' boards are 0.84-0.91; real ones near that). Its values there: 60 of 533 found
-    # dice misread, against 82 by the patch reader and 65 by the two reads' product
+    # 397 held-out renders, never the fixtures, 229 found cocked dice and 389 flat: 0.4 catches
+    # 193 and calls 59 flat ones cocked, 0.5 catches 178 and calls 40; the network before it
+    # at its 0.4 caught 192 and called 58), and the board's height over its width that its
+    # plane is cut at (renders' boards are 0.84-0.91; real ones near that)
     board_cocked: float = 0.4
     board_aspect: float = 0.87
+    # the board-plane reads that move each die's patch to the top face's centre the read before
+    # found, before the one that says flat or cocked and the value (a cocked die's face is
+    # often found off its centre, toward the side face it shows). On the same renders one
+    # misreads 97 of 618 values and none 98, but one misreads a plainly drawn 3 seen from above
+    board_recentre: int = 0
     turns: int = 4  # the second read averages this many turns of each die (value, tilt, box)
     reads: int = 2  # second reads, each cut around the top face the one before found
     least: float = 0.3  # least probability of a reading's value (side faces, clutter)
@@ -298,7 +302,7 @@ def _learned_dice(
     if corners is not None and len(keep):  # flat or cocked, and the value, read again in the
         size = (bgr.shape[1], bgr.shape[0])  # board's plane instead
         to_board, foot = dice_tilt.board_plane(corners, config.board_aspect, size)
-        tilt, values = dice_tilt.read_flat(bgr, to_board, xy, face, foot)
+        tilt, values = dice_tilt.read_flat(bgr, to_board, xy, face, foot, config.board_recentre)
         cocked = config.board_cocked
         sure = values.max(axis=1)  # the confidence is the reader's whose value it is
     value = np.argmax(values, axis=1) + 1

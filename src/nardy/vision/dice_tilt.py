@@ -16,6 +16,12 @@ shifts it away from the foot. ``camera_foot`` finds that point from the corners 
 pose, its focal length the one that makes the board a rectangle of the given proportions), and
 each patch is cut turned so that away from the foot is up: side faces of a flat die then show
 only below its top face, and one showing elsewhere is a lean.
+
+A cocked die's top face is often found off its centre, toward the side face it shows (on
+held-out renders a fifth of a face at the median, against a twentieth for a flat die), and
+a patch cut there reads that face's pips. The network also says where in its patch the top
+face's centre lies (the patch reader's box output, trained on such patches), and
+``read_flat`` cuts each die again around it (``recentre``) before the read that counts.
 """
 
 from __future__ import annotations
@@ -102,6 +108,35 @@ def plane_scale(to_board: np.ndarray, points: np.ndarray) -> np.ndarray:
     return np.sqrt(np.abs(np.linalg.det(j)))
 
 
+def patch_frame(
+    to_board: np.ndarray,
+    center: tuple[float, float],
+    face: float,
+    angle: float = 0.0,
+    flip: bool = False,
+) -> np.ndarray:
+    """The 3×3 map from the pixels of ``cut_flat``'s patch to the image's (same arguments)."""
+    h = np.asarray(to_board, np.float64)
+    c = np.asarray(center, np.float64)
+    m = h @ np.array([c[0], c[1], 1.0])
+    m = m[:2] / m[2]
+    side = CONTEXT * face * float(plane_scale(h, c[None])[0])
+    a = np.radians(angle)
+    k = side / PATCH
+    sx = -k if flip else k
+    # patch pixel (u, v) → board plane: centred, scaled, turned
+    frame = np.array(
+        [
+            [sx * np.cos(a), -k * np.sin(a), 0.0],
+            [sx * np.sin(a), k * np.cos(a), 0.0],
+            [0.0, 0.0, 1.0],
+        ]
+    )
+    centre_px = (PATCH - 1) / 2
+    frame[:2, 2] = m - frame[:2, :2] @ [centre_px, centre_px]
+    return np.linalg.inv(h) @ frame
+
+
 def cut_flat(
     bgr: np.ndarray,
     to_board: np.ndarray,
@@ -113,40 +148,27 @@ def cut_flat(
     """The (PATCH, PATCH, 3) uint8 square of the board's plane around the image point
     ``center``, ``CONTEXT`` times a top face of ``face`` image pixels across, turned by
     ``angle`` degrees (mirrored when ``flip``)."""
-    h = np.asarray(to_board, np.float64)
-    c = np.asarray(center, np.float64)
-    m = h @ np.array([c[0], c[1], 1.0])
-    m = m[:2] / m[2]
-    side = CONTEXT * face * float(plane_scale(h, c[None])[0])
-    a = np.radians(angle)
-    k = side / PATCH
-    sx = -k if flip else k
-    # patch pixel (u, v) → board plane: centred, scaled, turned
-    to_plane = np.array(
-        [
-            [sx * np.cos(a), -k * np.sin(a), 0.0],
-            [sx * np.sin(a), k * np.cos(a), 0.0],
-            [0.0, 0.0, 1.0],
-        ]
-    )
-    centre_px = (PATCH - 1) / 2
-    to_plane[:2, 2] = m - to_plane[:2, :2] @ [centre_px, centre_px]
-    patch_to_image = np.linalg.inv(h) @ to_plane
+    return _warp(bgr, patch_frame(to_board, center, face, angle, flip))
+
+
+def _warp(bgr: np.ndarray, frame: np.ndarray) -> np.ndarray:
+    """The patch whose pixels ``frame`` maps to the image's."""
     return cv2.warpPerspective(
         bgr,
-        patch_to_image,
+        frame,
         (PATCH, PATCH),
         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
         borderMode=cv2.BORDER_REPLICATE,
     )
 
 
-def predict(patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For (N, PATCH, PATCH, 3) uint8 patches: the probability each die is cocked (N,) and of
-    its value (N, 6: 1..6)."""
+def predict(patches: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For (N, PATCH, PATCH, 3) uint8 patches: the probability each die is cocked (N,), of its
+    value (N, 6: 1..6), and where its top face's centre lies (N, 2: as fractions of the patch's
+    side from its centre, as the patch reader's boxes)."""
     blob = np.stack([normalise_patch(p) for p in patches])
     out = tinynet.run_onnx(WEIGHTS, blob)  # the patch reader's outputs (``dice_patches.predict``)
-    return 1.0 / (1.0 + np.exp(-out[:, 11])), tinynet.softmax(out[:, 1:7])
+    return 1.0 / (1.0 + np.exp(-out[:, 11])), tinynet.softmax(out[:, 1:7]), out[:, 7:9]
 
 
 def away_from(to_board: np.ndarray, foot: np.ndarray, centres: np.ndarray) -> np.ndarray:
@@ -164,20 +186,30 @@ def read_flat(
     centres: Sequence[tuple[float, float]] | np.ndarray,
     faces: Sequence[float] | np.ndarray,
     foot: np.ndarray,
+    recentre: int = 0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``predict`` on the board-plane patches of found top faces (``centres``, ``faces`` in
     image pixels), each cut with away from the camera's ``foot`` up, and mirrored (which keeps
-    it up); the two reads averaged."""
+    it up); the two reads averaged. With ``recentre`` the patches are first cut and read that
+    many times more, each around the top face's centre the read before found (a cocked die's
+    face is often found off its centre, toward the side face it shows)."""
     n = len(centres)
     if not n:
         return np.zeros(0), np.zeros((0, 6))
-    turns = away_from(to_board, foot, np.asarray(centres))
-    patches = np.stack(
-        [
-            cut_flat(bgr, to_board, (float(c[0]), float(c[1])), float(f), angle=a, flip=flip)
+    xy = np.asarray(centres, np.float64).reshape(n, 2)
+    for k in range(recentre + 1):
+        turns = away_from(to_board, foot, xy)
+        frames = [
+            patch_frame(to_board, (float(c[0]), float(c[1])), float(f), angle=a, flip=flip)
             for flip in (False, True)
-            for c, f, a in zip(centres, faces, turns, strict=True)
+            for c, f, a in zip(xy, faces, turns, strict=True)
         ]
-    )
-    cocked, values = predict(patches)
+        cocked, values, at = predict(np.stack([_warp(bgr, m) for m in frames]))
+        if k == recentre:
+            break
+        # each read's face centre, patch pixels → image, the two reads averaged
+        uv = (at * PATCH + (PATCH - 1) / 2).reshape(-1, 1, 2)
+        pairs = zip(uv, frames, strict=True)
+        seen = np.stack([cv2.perspectiveTransform(p[None], m)[0, 0] for p, m in pairs])
+        xy = seen.reshape(2, n, 2).mean(axis=0)
     return cocked.reshape(2, n).mean(axis=0), values.reshape(2, n, 6).mean(axis=0)
