@@ -34,9 +34,9 @@ wide cuts, the first four sets): 106 misread, 192 and 58.
 
 Tried and not shipped, on the same held-out dice (each passes the tests but for what is said):
 - ``--found 6``: 93 misread (83 read once re-centred, ``DiceConfig.board_recentre``), and
-  re-centred 198 cocked dice caught with 48 flat ones at 0.5; but it misreads a plainly drawn 5 (and,
-  re-centred, a drawn 3), and reads the cocked die of the ``camera_dice_no_cup`` session at
-  0.51 at best.
+  re-centred 198 cocked dice caught with 48 flat ones at 0.5; but it misreads a plainly drawn
+  5 (and, re-centred, a drawn 3), and reads the cocked die of the ``camera_dice_no_cup``
+  session at 0.51 at best.
 - the same with 150 more renders of the fixtures' cocked kind, dice leaning on each other among
   them (``make_fixtures.py --prefix dv9k --kinds cocked --repeat 5``): 90 misread (84
   re-centred), 210 caught with 82 at 0.4; but it calls a drawn 3 cocked at 0.44 and the
