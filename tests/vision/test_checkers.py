@@ -190,3 +190,25 @@ def test_a_tile_the_fine_network_doubts_reads_the_same_as_its_mirror_image():
     sure = once.count_p.max(axis=1) >= 0.8  # those it is sure of it reads only once
     part = read_fine(tiles, kinds, FINE_WEIGHTS, again=0.8)
     assert np.array_equal(part.count_p[sure], once.count_p[sure])
+
+
+def test_points_read_not_quite_surely_go_along_only_when_the_fine_network_runs():
+    flat, corners = draw_board(START)
+    photo, seen = photograph(flat, corners)
+    tiles = Sampler(BoardProfile.from_corners(seen, (1280, 720))).sample(photo).checker_tiles()
+    fast = read_tiles(tiles, fine_weights=None)
+    # nothing for the fine network: every point, however unsure, keeps the fast reading
+    idle = VisionConfig(fine_from=MOST + 1, fine_sure=0.0, fine_along=1.1)
+    assert np.array_equal(read_tiles(tiles, config=idle).count_p, fast.count_p)
+    # one point for it: the rest go along when fine_along says so, else they stay
+    least = int(np.argmin(fast.confidence[:24]))
+    one = replace(idle, fine_sure=float(np.sort(fast.confidence[:24])[:2].mean()))
+    fine = read_fine(tiles[:24], tile_kinds(24), FINE_WEIGHTS, one.fine_doubt).count_p
+    alone = read_tiles(tiles, config=replace(one, fine_along=0.0))
+    assert np.allclose(alone.count_p[least], fine[least])
+    rest = np.arange(26) != least
+    assert np.array_equal(alone.count_p[rest], fast.count_p[rest])
+    along = read_tiles(tiles, config=replace(one, fine_along=1.1))
+    assert np.allclose(along.count_p[:24], fine)  # the points, not the bar's halves
+    assert np.array_equal(along.count_p[24:], fast.count_p[24:])
+    assert not np.allclose(along.count_p[:24], fast.count_p[:24])

@@ -169,7 +169,9 @@ def read_tiles(
 ) -> TilesRead:
     """All tiles in one pass of the fast network; then, when ``fine_weights`` is given, the
     tiles it calls tall (``config.fine_from`` checkers or more) and the points it reads less
-    surely than ``config.fine_sure`` once more, through the fine network, whose word stands.
+    surely than ``config.fine_sure`` once more, through the fine network, whose word stands
+    (and, when there are such tiles, the points it reads less surely than
+    ``config.fine_along`` with them).
     Given ``closer`` (the close tiles of the points asked for, ``tall.TallSampler``), the
     points then read ``config.tall_from`` high or more are counted once more there
     (``read_tall``)."""
@@ -178,7 +180,10 @@ def read_tiles(
     read = read_with(tiles, kinds, weights, fine=False)
     if fine_weights is None:
         return read
-    again = np.flatnonzero(needs_fine(read, kinds, config))
+    sent = needs_fine(read, kinds, config)
+    if sent.any():  # the fine network runs: the points read not quite surely ride along
+        sent |= (read.confidence < config.fine_along) & (kinds == POINT)
+    again = np.flatnonzero(sent)
     if len(again):
         read = _merged(
             read, again, read_fine(tiles[again], kinds[again], fine_weights, config.fine_doubt)
