@@ -118,10 +118,10 @@ class DiceConfig:
     # on a known board the centre map reads one level, scaled so that a die's top face is about
     # this many pixels (it learnt 7 to 40; there two dice leaning together are two peaks more
     # often: on 339 held-out renders 14 finds 474 of 567 dice against 464 at 10, 465 at 12 and
-    # 472 at 16, 7-8 false, for about twice the map's pixels), and only the board and this far
-    # around it (in the
-    # board's widths and heights: 99.5 % of training renders' dice lie within 0.3 of it)
+    # 472 at 16, 7-8 false, for about twice the map's pixels)
     map_face: float = 14.0
+    # and only the board and this far around it (in the board's widths and heights: 99.5 % of
+    # training renders' dice lie within 0.3 of it)
     map_margin: float = 0.35
 
     def __post_init__(self) -> None:
