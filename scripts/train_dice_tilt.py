@@ -41,9 +41,9 @@ Tried and not shipped, on the same held-out dice (each passes the tests but for 
   them (``make_fixtures.py --prefix dv9k --kinds cocked --repeat 5``): 90 misread (84
   re-centred), 210 caught with 82 at 0.4; but it calls a drawn 3 cocked at 0.44 and the
   session's cocked die at 0.42.
-- the same with the camera's slant (``dice_tilt.slant``) as a fourth input channel, which a
-  patch alone cannot tell: 87 misread (82 re-centred), 211 caught with 87 at 0.4; but a drawn 5
-  misread and the session's die at 0.40-0.45.
+- the same with the camera's slant at each pixel as a fourth input channel, which a patch
+  alone cannot tell (that code was not kept): 87 misread (82 re-centred), 211 caught with 87
+  at 0.4; but a drawn 5 misread and the session's die at 0.40-0.45.
 """
 
 from __future__ import annotations
