@@ -43,8 +43,11 @@ from nardy.calibration import BoardProfile
 from nardy.vision.bar_trays import read_bar, read_trays
 from nardy.vision.board import BoardReader
 from nardy.vision.checkers import read_tiles, settle_colours
+from nardy.vision.config import VisionConfig
 from nardy.vision.hand_tiles import hand_probs
+from nardy.vision.sampler import Tiles
 from nardy.vision.usable import (
+    FrameCheck,
     board_light,
     edge_drift,
     frame_intruder,
@@ -84,6 +87,18 @@ def _interleaved(fns: list[Callable[[], object]], repeat: int) -> list[tuple[flo
     return [(float(np.median(t)), float(np.min(t))) for t in times]
 
 
+def _edges_light_glare(
+    check: FrameCheck, config: VisionConfig, frame: np.ndarray, tiles: Tiles
+) -> tuple[object, ...]:
+    """As ``BoardReader`` runs them: the points' strips in grey made once for light and glare."""
+    strips = strips_gray(tiles.strip_row())
+    return (
+        edge_drift(check.edges(frame), config),
+        board_light(strips, tiles.levels, config),
+        surface_glare(strips, tiles.raw_level(config.glare_level), config),
+    )
+
+
 def _stages(reader: BoardReader, frame: np.ndarray) -> dict[str, Callable[[], object]]:
     """The read's stages one by one, as ``BoardReader`` runs them on a frame."""
     tiles = reader.sampler.sample(frame)
@@ -100,13 +115,7 @@ def _stages(reader: BoardReader, frame: np.ndarray) -> dict[str, Callable[[], ob
         "motion blur (surface, strips unsure)": lambda: surface_blur(
             check.surface_gray(frame), config
         ),
-        "edges, light, glare": lambda: (
-            edge_drift(check.edges(frame), config),
-            board_light(strips_gray(tiles.strip_row()), tiles.levels, config),
-            surface_glare(
-                strips_gray(tiles.strip_row()), tiles.raw_level(config.glare_level), config
-            ),
-        ),
+        "edges, light, glare": lambda: _edges_light_glare(check, config, frame, tiles),
         "frame band (when unsure)": lambda: frame_intruder(
             reader.sampler.band(frame, tiles.levels),
             reader.sampler.band_sides,

@@ -117,8 +117,8 @@ def cut_image(
             "angle": up + rng.normal(0, 8.0),  # the foot found a little off
             "flip": bool(rng.random() < 0.5),
         }
-        patch = dice_tilt.cut_flat(image, to_board, **cut)
         frame = dice_tilt.patch_frame(to_board, **cut)
+        patch = dice_tilt.cut_by(image, frame)  # as cut_flat cuts it, the frame made once
         true_centre = np.asarray(d["center"], np.float64).reshape(1, 1, 2)
         uv = cv2.perspectiveTransform(true_centre, np.linalg.inv(frame))
         at = (uv.reshape(2) - (dice_tilt.PATCH - 1) / 2) / dice_tilt.PATCH

@@ -150,11 +150,11 @@ def cut_flat(
     """The (PATCH, PATCH, 3) uint8 square of the board's plane around the image point
     ``center``, ``CONTEXT`` times a top face of ``face`` image pixels across, turned by
     ``angle`` degrees (mirrored when ``flip``)."""
-    return _warp(bgr, patch_frame(to_board, center, face, angle, flip))
+    return cut_by(bgr, patch_frame(to_board, center, face, angle, flip))
 
 
-def _warp(bgr: np.ndarray, frame: np.ndarray) -> np.ndarray:
-    """The patch whose pixels ``frame`` maps to the image's."""
+def cut_by(bgr: np.ndarray, frame: np.ndarray) -> np.ndarray:
+    """The patch whose pixels ``frame`` (``patch_frame``) maps to the image's."""
     return cv2.warpPerspective(
         bgr,
         frame,
@@ -206,7 +206,7 @@ def read_flat(
             for flip in (False, True)
             for c, f, a in zip(xy, faces, turns, strict=True)
         ]
-        cocked, values, at = predict(np.stack([_warp(bgr, m) for m in frames]))
+        cocked, values, at = predict(np.stack([cut_by(bgr, m) for m in frames]))
         if k == recentre:
             break
         # each read's face centre, patch pixels → image, the two reads averaged
