@@ -5,21 +5,53 @@
 
 Seeds come from the names ``dice-NNNN`` (``--prefix``), which no fixture uses, so the fixtures
 the reader is measured on are never trained on. Same JPEG + truth JSON form as the fixtures.
+
+``--above DEG`` puts the camera within DEG degrees of straight above the board (there a flat die
+shows side faces only away from the middle of the picture, toward it), and ``--lean-away P``
+turns that share of the cocked dice not on a rim to lean away from the point under the camera:
+their side face then shows toward it, where a flat die's does too (the board-plane reader
+``dice_tilt`` must tell them apart by how much shows).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from make_fixtures import make_image, seed_of  # noqa: E402
 
-from nardy.synth import SceneError  # noqa: E402
+from nardy.synth import Scene, SceneError  # noqa: E402
+
+
+def adjusted(above: float | None, lean_away: float):
+    """The scene change ``make_image`` applies for ``--above`` and ``--lean-away``."""
+
+    def adjust(scene: Scene, rng: np.random.Generator) -> Scene:
+        cam = scene.camera
+        if above is not None:
+            cam = dataclasses.replace(cam, tilt=float(rng.uniform(0, above)))
+        dice = []
+        for d in scene.dice:
+            if not d.flat and d.rests_on != "rim" and rng.random() < lean_away:
+                # the point under the camera: the aim, moved by the tilt toward its azimuth
+                # (board mm, as the renderer's camera: azimuth 0 moves it toward -y)
+                t, a = np.radians(cam.tilt), np.radians(cam.azimuth)
+                dist = cam.height / max(np.cos(t), 1e-6)
+                foot = np.array(cam.aim) + dist * np.sin(t) * np.array([np.sin(a), -np.cos(a)])
+                away = np.degrees(np.arctan2(d.at[1] - foot[1], d.at[0] - foot[0]))
+                d = dataclasses.replace(d, lean_toward=float(away + rng.normal(0, 25)))
+            dice.append(d)
+        return dataclasses.replace(scene, camera=cam, dice=tuple(dice))
+
+    return adjust
 
 
 def main() -> int:
@@ -29,8 +61,13 @@ def main() -> int:
     ap.add_argument("--start", type=int, default=0)
     ap.add_argument("--prefix", default="dice")
     ap.add_argument("--cocked", type=float, default=0.5, help="chance each die is cocked")
+    ap.add_argument("--above", type=float, help="camera within this many degrees of vertical")
+    ap.add_argument(
+        "--lean-away", type=float, default=0.0, help="share of cocked dice leaning from the foot"
+    )
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
+    adjust = adjusted(args.above, args.lean_away)
     for i in range(args.start, args.start + args.count):
         name = f"{args.prefix}-{i:04d}"
         if (args.out / f"{name}.json").exists():
@@ -40,7 +77,7 @@ def main() -> int:
         if i % 5 == 0:
             kw["board"] = "dark"
         try:
-            data, truth = make_image(name, seed_of(name), kw)
+            data, truth = make_image(name, seed_of(name), kw, adjust=adjust)
         except (SceneError, MemoryError) as exc:
             print(f"{name}: skipped ({type(exc).__name__})", file=sys.stderr)
             continue

@@ -23,6 +23,7 @@ import json
 import sys
 import zlib
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from nardy.synth import SceneError, random_scene, render  # noqa: E402
+from nardy.synth import Scene, SceneError, random_scene, render  # noqa: E402
 
 #: (category, how many, random_scene keywords). Order is interleaved by ``plan``.
 CATEGORIES: list[tuple[str, int, dict[str, Any]]] = [
@@ -83,7 +84,14 @@ def plan(
     return out
 
 
-def make_image(name: str, seed: int, kw: dict[str, Any], looks: str = "seen") -> tuple[bytes, dict]:
+def make_image(
+    name: str,
+    seed: int,
+    kw: dict[str, Any],
+    looks: str = "seen",
+    adjust: Callable[[Scene, np.random.Generator], Scene] | None = None,
+) -> tuple[bytes, dict]:
+    """One render and its truth; ``adjust`` changes the drawn scene before it is rendered."""
     rng = np.random.default_rng(seed)
     if looks != "seen":  # the category's board is one of the seen ones
         kw = {k: v for k, v in kw.items() if k != "board"} | {"looks": looks}
@@ -91,6 +99,8 @@ def make_image(name: str, seed: int, kw: dict[str, Any], looks: str = "seen") ->
         kw = {**kw, "checkers": str(rng.choice(["white_black", "beige_brown", "wood"]))}
     kw = {"with_hand": False, **kw} if "with_hand" not in kw else kw
     scene = random_scene(rng, **kw)
+    if adjust is not None:
+        scene = adjust(scene, rng)
     img, truth = render(scene, seed)
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, scene.jpeg_quality])
     assert ok

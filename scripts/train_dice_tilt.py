@@ -55,6 +55,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from drawn_dice import drawn_scene
 from train_dice_reader import patch_colour, patch_training, second_cut, to_onnx, train_mode
 
 from nardy.vision import dice_patches, dice_tilt
@@ -63,6 +64,7 @@ from nardy.vision.dice_eval import fixture_truth, match
 from nardy.vision.dice_patches import normalise_patch
 
 CENTRED = 0.2  # the value is learnt on patches whose face centre is this near the middle
+SMALLER = (0.55, 0.95)  # ``--smaller`` renders are shrunk by a factor in this range
 
 
 def found_cuts(image, truth: dict, rng: np.random.Generator, copies: int):
@@ -83,34 +85,67 @@ def found_cuts(image, truth: dict, rng: np.random.Generator, copies: int):
 
 
 def cut_image(
-    path: Path, rng: np.random.Generator, copies: int, cocked_copies: int, wide: float, found: int
+    path: Path,
+    rng: np.random.Generator,
+    copies: int,
+    cocked_copies: int,
+    wide: float,
+    found: int,
+    smaller: float = 0.0,
 ):
     """(patch, value, cocked, where the top face's centre lies in the patch) for every die of
     one render: cut around its true top face as the reader places it, and (``found`` times,
-    where a die of the render is cocked) around the face the reader finds."""
+    where a die of the render is cocked) around the face the reader finds; ``smaller`` of the
+    renders shrunk first (a camera of fewer pixels: dice of 10-20 pixels)."""
     truth = json.loads(path.with_suffix(".json").read_text())
     image = cv2.imread(str(path))
+    dice = [
+        (int(d["value"]), bool(d["flat"]), d["center"], float(max(d["box"][2], d["box"][3])))
+        for d in truth.get("dice", [])
+    ]
+    cuts = near_cuts(dice, rng, copies, cocked_copies, wide)
+    if found and not all(d["flat"] for d in truth.get("dice", [])):
+        cuts += [
+            (int(d["value"]), bool(d["flat"]), d["center"], centre, seen)
+            for d, centre, seen in found_cuts(image, truth, rng, found)
+        ]
+    corners = np.asarray(truth["corners"], np.float64)
+    if rng.random() < smaller:
+        k = rng.uniform(*SMALLER)
+        image = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+        corners = corners * k
+        cuts = [(v, f, np.asarray(t) * k, np.asarray(c) * k, a * k) for v, f, t, c, a in cuts]
+    return cut_dice(image, corners, DiceConfig().board_aspect, cuts, rng, 0.06)
+
+
+def near_cuts(dice, rng: np.random.Generator, copies: int, cocked_copies: int, wide: float):
+    """(value, flat, true centre, cut centre, face as the reader sees it) cuts around each of
+    ``dice`` (value, flat, centre, face): off centre and misjudged in size as the reader
+    misjudges them, 2 in 5 up to ``wide`` of a face off."""
     cuts = []
-    for d in truth.get("dice", []):
-        face = float(max(d["box"][2], d["box"][3]))
+    for value, flat, centre, face in dice:
         if face < 3:
             continue
-        for _ in range(copies if d["flat"] else cocked_copies):
+        for _ in range(copies if flat else cocked_copies):
             off, fill = second_cut(rng)
             if rng.random() < 0.4:  # far off: the face's centre is to be found again
                 turn = rng.uniform(0, 2 * np.pi)
                 off = wide * np.sqrt(rng.random()) * np.array([np.cos(turn), np.sin(turn)])
             # the reader's face: its side misjudged as it is
-            cuts.append((d, np.asarray(d["center"]) + off * face, face * 0.5 / fill))
-    if found and not all(d["flat"] for d in truth.get("dice", [])):
-        cuts += found_cuts(image, truth, rng, found)
+            cuts.append((value, flat, centre, np.asarray(centre) + off * face, face * 0.5 / fill))
+    return cuts
+
+
+def cut_dice(image, corners, aspect: float, cuts, rng: np.random.Generator, spread: float):
+    """The training patches of ``cuts`` through the board's plane of ``corners`` at proportions
+    ``aspect`` (each a little off, by ``spread``), turned so that away from the camera's foot
+    is up and mirrored at random."""
     out = []
-    aspect = DiceConfig().board_aspect
     size = (image.shape[1], image.shape[0])
-    for d, centre, seen in cuts:
-        to_board = dice_tilt.to_plane(truth["corners"], aspect * np.exp(rng.normal(0, 0.06)))
+    for value, flat, true_centre, centre, seen in cuts:
+        to_board = dice_tilt.to_plane(corners, aspect * np.exp(rng.normal(0, spread)))
         foot = dice_tilt.camera_foot(to_board, size)
-        up = dice_tilt.away_from(to_board, foot, centre[None])[0]
+        up = dice_tilt.away_from(to_board, foot, np.asarray(centre)[None])[0]
         cut = {
             "center": (float(centre[0]), float(centre[1])),
             "face": float(seen),
@@ -119,10 +154,29 @@ def cut_image(
         }
         frame = dice_tilt.patch_frame(to_board, **cut)
         patch = dice_tilt.cut_by(image, frame)  # as cut_flat cuts it, the frame made once
-        true_centre = np.asarray(d["center"], np.float64).reshape(1, 1, 2)
-        uv = cv2.perspectiveTransform(true_centre, np.linalg.inv(frame))
+        true_at = np.asarray(true_centre, np.float64).reshape(1, 1, 2)
+        uv = cv2.perspectiveTransform(true_at, np.linalg.inv(frame))
         at = (uv.reshape(2) - (dice_tilt.PATCH - 1) / 2) / dice_tilt.PATCH
-        out.append((patch, int(d["value"]), int(not d["flat"]), at.astype(np.float32)))
+        out.append((patch, value, int(not flat), at.astype(np.float32)))
+    return out
+
+
+def cut_drawn(count: int, grounds: list[Path], rng: np.random.Generator, copies: int, wide: float):
+    """Patches of ``count`` scenes of plainly drawn dice (``drawn_dice``; half on crops of
+    ``grounds``), each taken for a board seen from straight above that fills the picture, at
+    its own proportions give or take a tenth: a flat die there shows no side face at all. Each
+    die cut ``copies`` times, cocked or flat."""
+    out = []
+    for _ in range(count):
+        ground = None
+        if grounds and rng.random() < 0.5:
+            ground = cv2.imread(str(grounds[rng.integers(len(grounds))]))
+        image, rows = drawn_scene(rng, ground)
+        h, w = image.shape[:2]
+        dice = [(int(r[3]), not r[4], (r[0], r[1]), float(r[2])) for r in rows if r[2] >= 10]
+        corners = [(0, 0), (w - 1, 0), (w - 1, h - 1), (0, h - 1)]
+        cuts = near_cuts(dice, rng, copies, copies, wide)
+        out.append(cut_dice(image, corners, (h - 1) / (w - 1), cuts, rng, 0.1))
     return out
 
 
@@ -201,6 +255,8 @@ def main() -> None:
     ap.add_argument(
         "--init", type=Path, default=dice_patches.WEIGHTS, help="the patch reader to go on from"
     )
+    ap.add_argument("--smaller", type=float, default=0.0, help="share of renders shrunk")
+    ap.add_argument("--drawn", type=int, default=0, help="scenes of plainly drawn dice too")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=dice_tilt.WEIGHTS)
     args = ap.parse_args()
@@ -212,11 +268,16 @@ def main() -> None:
     data, held = [], []
     t0 = time.time()
     for n, path in enumerate(paths):
-        got = cut_image(path, rng, args.copies, args.cocked_copies, args.wide, args.found)
+        got = cut_image(
+            path, rng, args.copies, args.cocked_copies, args.wide, args.found, args.smaller
+        )
         data += got
         held += [n % 10 == 0] * len(got)
         if (n + 1) % 300 == 0:
             print(f"cut {n + 1}/{len(paths)} images [{time.time() - t0:.0f} s]", flush=True)
+    for n, got in enumerate(cut_drawn(args.drawn, paths, rng, args.copies, args.wide)):
+        data += got
+        held += [n % 10 == 0] * len(got)
     train(data, np.array(held, bool), args.epochs, rng, args.lr, args.init, args.out)
 
 
