@@ -165,3 +165,60 @@ def test_the_lens_inverts_everywhere_on_the_image(k1, k2, f):
     ideal = lens.undistort(corners)  # as many rounds as Lens.maps takes
     assert np.abs(ideal).max() < 4 * size[0]
     assert np.allclose(lens.distort(ideal), corners, atol=0.5)
+
+
+#: A low camera, far back and turned a little: the picture's top left corner looks above the
+#: horizon and its top right meets the table kilometres away.
+SKYWARD = {"tilt": 60.0, "fill": 0.4, "roll": 8.0}
+
+
+def _rays_z(view, px: np.ndarray) -> np.ndarray:
+    cam = np.stack([(px[:, 0] - view.cx) / view.f, (px[:, 1] - view.cy) / view.f, np.ones(len(px))])
+    return (cam.T @ view.rot)[:, 2]
+
+
+def test_the_table_ends_at_the_far_wall_where_the_picture_looks_past_it():
+    import cv2
+
+    from nardy.synth.render import TABLE_FAR_MM, image_view, table_outline
+    from nardy.synth.scene import Camera
+
+    scene = Scene(camera=Camera(**SKYWARD), size=(320, 180))
+    view, _, board = image_view(scene)
+    w, h = scene.size
+    z = -board.base
+    quad, whole = table_outline(view, w, h, z)
+    assert not whole and quad is not None
+    assert np.allclose(quad[:, 2], z)
+    depth = view.depth(quad)
+    assert (depth > 0).all() and (depth <= TABLE_FAR_MM * (1 + 1e-9)).all()
+    # the quad as drawn covers every pixel that sees the table nearer than the far wall, and
+    # no pixel that looks above the horizon
+    uu, vv = np.meshgrid(np.linspace(0, w, 33), np.linspace(0, h, 19))
+    px = np.stack([uu.ravel(), vv.ravel()], 1)
+    rz = _rays_z(view, px)
+    meets = (z - view.eye[2]) / np.where(rz < 0, rz, -1e-12)
+    outline = view.project(quad).astype(np.float32)
+    inside = np.array([cv2.pointPolygonTest(outline, (float(u), float(v)), True) for u, v in px])
+    sky, table = rz >= 0, meets < TABLE_FAR_MM * 0.99
+    assert sky.any() and table.any()
+    assert (inside[table] >= -1e-3).all()
+    assert (inside[sky] < 0).all()
+
+
+def test_the_table_is_the_whole_picture_when_it_fills_it():
+    from nardy.synth.render import image_view, table_outline
+
+    scene = Scene(size=(320, 180))  # looking straight down
+    view, _, board = image_view(scene)
+    quad, whole = table_outline(view, 320, 180, -board.base)
+    assert whole
+    assert np.allclose(view.project(quad), [[0, 0], [320, 0], [320, 180], [0, 180]])
+
+
+def test_a_picture_that_looks_past_the_table_shows_a_room_not_black():
+    from nardy.synth.scene import Camera
+
+    scene = Scene(camera=Camera(**SKYWARD), size=(320, 180))
+    image, _ = render(scene, 3, ss=1)
+    assert (image.max(2) < 12).mean() < 0.01

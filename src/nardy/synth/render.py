@@ -14,7 +14,14 @@ from nardy.synth.draw import Canvas, Light
 from nardy.synth.hand import draw_hand
 from nardy.synth.photo import develop
 from nardy.synth.scene import Scene, SceneError
-from nardy.synth.styles import CUBE_STYLES, TABLES, board_style, checker_set, dice_style
+from nardy.synth.styles import (
+    CUBE_STYLES,
+    TABLES,
+    WALLS,
+    board_style,
+    checker_set,
+    dice_style,
+)
 
 #: Edge of the doubling cube (mm).
 CUBE_MM = 23.0
@@ -67,6 +74,56 @@ def image_view(scene: Scene) -> tuple[View, Lens, Board]:
 def to_image(view: View, lens: Lens, pts: np.ndarray) -> np.ndarray:
     """Board points → image pixels, through the lens."""
     return lens.distort(view.project(np.atleast_2d(pts)))
+
+
+#: The table is drawn out to this depth from the camera (mm); the room's far wall stands beyond.
+TABLE_FAR_MM = 3000.0
+
+
+def table_outline(
+    view: View, w: int, h: int, z: float, far: float = TABLE_FAR_MM
+) -> tuple[np.ndarray | None, bool]:
+    """The quad on the table's plane (height ``z``) that covers what a ``w`` × ``h`` canvas sees
+    of the table, and whether it is the whole canvas.
+
+    The quad is the canvas's corners on the table when they all meet it nearer than ``far``
+    (camera depth). Otherwise the table ends at depth ``far``, a line in the picture parallel to
+    the horizon: the quad is the rectangle, in the picture, from that line over the canvas's
+    corners on the near side, on the table (its first two corners on the line). ``None`` when
+    the canvas sees no table nearer than ``far``. Rays that look above the horizon never meet
+    the plane, so no corner of the quad is taken from one."""
+    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
+    drop = (z - view.eye[2]) / far  # a ray at least this steep (per unit depth) meets it by `far`
+    if (_rays(view, corners)[:, 2] <= drop).all():
+        return _on_plane(view, corners, z), True
+    # the ray through pixel p falls grad · p + rise per unit of depth: the far line is where
+    # that is `drop`, and the table lies on the side where it falls faster
+    grad = view.rot[:2, 2] / view.f
+    rise = view.rot[2, 2] - grad @ (view.cx, view.cy)
+    norm = float(np.hypot(*grad))
+    if norm < 1e-12:
+        return None, False
+    near = -grad / norm
+    on_line = near * (rise - drop) / norm
+    along = np.array([near[1], -near[0]])
+    s, q = (corners - on_line) @ along, (corners - on_line) @ near
+    if q.max() <= 0:
+        return None, False
+    ends = [on_line + along * s.min(), on_line + along * s.max()]
+    rect = np.array([*ends, ends[1] + near * q.max(), ends[0] + near * q.max()])
+    return _on_plane(view, rect, z), False
+
+
+def _rays(view: View, px: np.ndarray) -> np.ndarray:
+    """Rays through canvas pixels, in board axes, scaled to one unit of camera depth."""
+    x, y = (px[:, 0] - view.cx) / view.f, (px[:, 1] - view.cy) / view.f
+    return np.stack([x, y, np.ones(len(px))], 1) @ view.rot
+
+
+def _on_plane(view: View, px: np.ndarray, z: float) -> np.ndarray:
+    """Where the rays through canvas pixels (all looking down at it) meet the plane at ``z``."""
+    ray = _rays(view, px)
+    return view.eye + ray * ((z - view.eye[2]) / ray[:, 2])[:, None]
 
 
 def render(scene: Scene, seed: int = 0, ss: int = 2, frame: int = 0) -> tuple[np.ndarray, dict]:
@@ -155,16 +212,11 @@ class _Painter:
     def table(self) -> None:
         c, b = self.c, self.b
         z = -b.base
-        v = c.view
-        corners = np.array([[0, 0], [c.w, 0], [c.w, c.h], [0, c.h]], float)
-        ray = (
-            np.stack([(corners[:, 0] - v.cx) / v.f, (corners[:, 1] - v.cy) / v.f, np.ones(4)], 1)
-            @ v.rot
-        )
-        t = (z - v.eye[2]) / np.minimum(ray[:, 2], -1e-3)
-        # the table seen by the four corners of the canvas (a quad on the table's plane)
-        quad = v.eye + ray * t[:, None]
-        quad[:, :2] = np.clip(quad[:, :2], -3000, 3000)
+        quad, whole = table_outline(c.view, c.w, c.h, z)
+        if not whole:
+            self._room(quad)
+        if quad is None:
+            return
         kind, light, dark = TABLES[self.s.table % len(TABLES)]
         scale = 1.2
         span = np.ptp(quad[:, :2], axis=0)
@@ -175,6 +227,26 @@ class _Painter:
         box = np.array([[x, y, b.frame_h] for x in (ox0, ox1) for y in (oy0, oy1)])
         c.cast(box, z)
         c.apply_shadow(0.55 * self.s.lighting.shadow + 0.2, 10 * self.ppm)
+
+    def _room(self, quad: np.ndarray | None) -> None:
+        """The room beyond the table's far edge: a dim wall, out of focus, darker at its foot.
+
+        Drawn from its own generator, so the table, board and checkers draw the same numbers
+        whether or not the picture reaches past the table."""
+        c = self.c
+        rng = np.random.default_rng([self.seed, 13])
+        colour = np.float32(WALLS[int(rng.integers(len(WALLS)))])
+        level = self.s.lighting.ambient * rng.uniform(0.7, 1.1)
+        blotch = tx.smooth_noise(rng, c.h, c.w, 3, 5)
+        rows = np.arange(c.h, dtype=np.float32)[:, None]
+        cols = np.arange(c.w, dtype=np.float32)[None, :]
+        light = level * (0.8 + 0.25 * blotch) * (1 - 0.15 * rows / c.h)
+        if quad is not None:  # the wall's foot, along the table's far edge, lies in shadow
+            (ax, ay), (bx, by) = c.view.project(quad[:2])
+            cross = (bx - ax) * (rows - ay) - (by - ay) * (cols - ax)
+            off_edge = np.abs(cross) / np.hypot(bx - ax, by - ay)
+            light *= 1 - 0.4 * np.exp(-off_edge / (0.03 * c.h))
+        c.img[:] = colour * light[..., None]
 
     def _wood(self, h_mm: float, w_mm: float, colours, along_x: bool = True, planks: int = 1):
         k = self.tex_ppm

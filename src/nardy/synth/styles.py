@@ -228,3 +228,12 @@ TABLES: tuple[tuple[str, BGR, BGR], ...] = (
     ("cloth", _hex("#2b3a52"), _hex("#24314a")),
     ("stone", _hex("#777777"), _hex("#5e5e5e")),
 )
+#: Walls of the room beyond the table (BGR): plaster, paint, panelling.
+WALLS: tuple[BGR, ...] = (
+    _hex("#d8d2c4"),
+    _hex("#b9b4a8"),
+    _hex("#8e9a9c"),
+    _hex("#a89a80"),
+    _hex("#6e5a44"),
+    _hex("#5a6450"),
+)
