@@ -120,6 +120,15 @@ def test_the_tall_network_counts_tall_points_and_doubtful_high_ones_only():
     ]
 
 
+def test_a_point_read_unsurely_at_any_height_is_looked_at_closely_when_asked():
+    read = _read([0, 0, 2, 1, 3], [0.6, 0.95, 0.7, 0.999, 0.5])
+    kinds = np.array([POINT] * 4 + [BAR])
+    never = VisionConfig(tall_unsure=0.0)
+    assert not needs_tall(read, kinds, never).any()
+    unsure = VisionConfig(tall_unsure=0.9)
+    assert needs_tall(read, kinds, unsure).tolist() == [True, False, True, False, False]
+
+
 def test_a_close_reading_read_in_its_mirror_image_too_is_the_same_for_the_mirror_image():
     rng = np.random.default_rng(3)
     close = rng.integers(0, 256, (2, 192, 32, 3), dtype=np.uint8)

@@ -199,9 +199,13 @@ def read_tiles(
 
 def needs_tall(read: TilesRead, kinds: np.ndarray, config: VisionConfig) -> np.ndarray:
     """Which points the tall network counts again: those read ``config.tall_from`` high or
-    more, and those read ``config.fine_from`` or more less surely than ``config.tall_doubt``."""
-    doubt = (read.counts >= config.fine_from) & (read.count_p.max(axis=1) < config.tall_doubt)
-    return ((read.counts >= config.tall_from) | doubt) & (kinds == POINT)
+    more, those read ``config.fine_from`` or more less surely than ``config.tall_doubt``, and
+    any read less surely than ``config.tall_unsure`` (a head dark on dark the others take for
+    an empty point)."""
+    sure = read.count_p.max(axis=1)
+    doubt = (read.counts >= config.fine_from) & (sure < config.tall_doubt)
+    unsure = sure < config.tall_unsure
+    return ((read.counts >= config.tall_from) | doubt | unsure) & (kinds == POINT)
 
 
 def read_tall(

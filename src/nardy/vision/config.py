@@ -66,12 +66,22 @@ class VisionConfig:
     # tall_mirror (194 of the 1,557; the same 96 with every one mirrored, 106 with none)
     tall_from: int = 8
     tall_doubt: float = 0.99
+    # and any point read less surely than this, whatever its count: a head dark on dark the
+    # fast and fine networks take for an empty point, a die taken for a checker. The tall
+    # network is trained on such points too (``train_tall_model.py collect --doubt 0.99``).
+    # Chosen on 580 held-out renders (group 0 of the training folders and all 220 of
+    # points8x-among, never the fixtures), with the network retrained and the weight below
+    # at 0.25: points wrong 68 as shipped before, 63 never, 55 at 0.8, 48 at 0.99 (1.92
+    # points a board looked at closely, 1.67 never), 47 at 0.995 (2.21)
+    tall_unsure: float = 0.99
     tall_mirror: float = 0.9
     # the fine reading counts this many times to each of the tall network's readings when
     # they are agreed: on the same held-out tiles, with the tall network trained on further
     # (points8), 90 counts wrong at 1 (as before), 79-82 from 0.3 to 0.6, 87 at 0 (the tall
-    # network alone); the close look sees the layers the fine tile blurs
-    tall_read_weight: float = 0.5
+    # network alone); the close look sees the layers the fine tile blurs. With the network
+    # retrained on unsure points too (points10), on the 580 renders above with tall_unsure
+    # 0.99: 52 points wrong at 0, 51 at 0.1, 48 at 0.25, 54 at 0.5, 57 at 1
+    tall_read_weight: float = 0.25
     tall_scale: int = 2
     # checkers each side has (15 in backgammon and nardy, 3 in hypergammon), when the caller
     # knows: with the trays in view, the counts are read as the most probable that add up to

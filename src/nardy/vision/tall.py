@@ -2,7 +2,8 @@
 
 The sampler's tiles sample a point two to three times below the photo's own resolution: the
 layers of a fifteen-checker head (a second and third layer over the first, rows past the
-point's end) blur together there. For the few points read as tall, ``TallSampler`` samples the
+point's end) blur together there. For the few points read as tall (and those read unsurely,
+whatever their count: a head dark on dark taken for an empty point), ``TallSampler`` samples the
 point again at ``VisionConfig.tall_scale`` times the tile's size each way, from the same
 profile (its maps built once, one small map a point, remapped only for the points asked for),
 and the tall network (``checker_tall_model.npz``, trained by ``scripts/train_tall_model.py``)
