@@ -104,7 +104,7 @@ def _read(counts: list[int], sure: list[float]) -> TilesRead:
 
 
 def test_the_tall_network_counts_tall_points_and_doubtful_high_ones_only():
-    config = VisionConfig(tall_from=8, tall_doubt=0.99, fine_from=4)
+    config = VisionConfig(tall_from=8, tall_doubt=0.99, fine_from=4, tall_unsure=0.0)
     read = _read([0, 3, 4, 4, 7, 8, 15, 2, 9], [0.5, 0.5, 0.995, 0.9, 0.95, 1.0, 1.0, 0.5, 1.0])
     kinds = np.array([POINT] * 8 + [BAR])
     assert needs_tall(read, kinds, config).tolist() == [
