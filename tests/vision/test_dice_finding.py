@@ -22,7 +22,7 @@ def test_on_a_known_board_a_patch_cut_as_the_second_reads_says_whether_to_read_a
     firsts: list[list[float]] = []
     faces = [10.0]  # the top face's side the reader finds
 
-    def read(bgr, centres, sides, turns=1):
+    def read(bgr, centres, sides, turns=1, weights=None):
         n = len(centres)
         if turns == 1:
             firsts.append(list(sides))
@@ -64,7 +64,7 @@ def test_on_a_known_board_a_die_is_as_sure_as_the_board_plane_read_of_its_value(
     monkeypatch.setattr(dice, "propose", lambda *args: list(found))
     monkeypatch.setattr(dice, "face_sides", lambda corners, points, f: np.full(len(points), 10.0))
 
-    def read(bgr, centres, sides, turns=1):  # the patch reader: a 3, 0.9 sure
+    def read(bgr, centres, sides, turns=1, weights=None):  # the patch reader: a 3, 0.9 sure
         n = len(centres)
         prob = np.tile([0.02, 0.0, 0.0, 0.9, 0.08, 0.0, 0.0], (n, 1))
         return prob, np.zeros(n), np.asarray(centres, float), np.full(n, 10.0)
@@ -100,3 +100,31 @@ def test_on_a_known_board_two_dice_leaning_together_are_two():
     beside = [leaning[0], replace(leaning[1], center=(115.0, 100.0))]
     assert len(_kept(beside, config)) == 1
     assert len(_kept(beside, config, board=True)) == 2
+
+
+def test_on_a_known_board_the_boards_reader_says_whether_a_die_is_there(monkeypatch):
+    from nardy.vision import dice, dice_patches
+    from nardy.vision.dice_centres import Proposal
+
+    found = [Proposal(50.0, 50.0, 10.0, 0.8)]
+    monkeypatch.setattr(dice, "in_region", lambda *args: list(found))
+    monkeypatch.setattr(dice, "propose", lambda *args: list(found))
+    monkeypatch.setattr(dice, "face_sides", lambda corners, points, f: np.full(len(points), 10.0))
+    board_sure = [0.9]  # how sure the board's reader is of a die; the photograph's: 0.6
+    placed = (52.0, 49.0)  # where the photograph's reader places the top face
+
+    def read(bgr, centres, sides, turns=1, weights=dice_patches.WEIGHTS):
+        n = len(centres)
+        die = board_sure[0] if weights == dice_patches.BOARD_WEIGHTS else 0.6
+        prob = np.tile([1 - die, 0.0, 0.0, die, 0.0, 0.0, 0.0], (n, 1))
+        return prob, np.ones(n), np.tile(placed, (n, 1)), np.full(n, 10.0)
+
+    monkeypatch.setattr(dice, "_read_patches", read)
+    image = np.zeros((200, 240, 3), np.uint8)
+    board = [(0, 0), (239, 0), (239, 199), (0, 199)]
+    config = DiceConfig(board_min_die=0.7, board_maybe_die=0.3, min_die=0.7, maybe_die=0.1)
+    (die,) = find_dice(image, config, corners=board)
+    assert die.center == placed  # the face where the photograph's reader, read twice, puts it
+    assert find_dice(image, config) == []  # a photograph: its own reader, unsure, decides
+    board_sure[0] = 0.6
+    assert find_dice(image, config, corners=board) == []

@@ -23,6 +23,12 @@ PATCH = 48
 FIRST_CONTEXT = 3.0  # the first read's patch side over the proposed face's side
 CONTEXT = 2.0  # the second read's patch side over the face's side the first read found
 WEIGHTS = Path(__file__).with_name("dice_patches.onnx")
+#: the same network trained on for a known board (``scripts/train_dice_board.py``), whose every
+#: patch is cut at twice a die's size there: only those cuts, the board map's false proposals
+#: and the doubling cube as "not a die", a third of the renders motion-blurred. It says whether
+#: a die is there (``dice._learned_dice``); its faces are not the ones the board-plane reader
+#: learnt behind
+BOARD_WEIGHTS = Path(__file__).with_name("dice_patches_board.onnx")
 
 
 def cut_patch(
@@ -53,13 +59,15 @@ def normalise_patch(patch: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(x.transpose(2, 0, 1))
 
 
-def predict(patches: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def predict(
+    patches: np.ndarray, weights: Path = WEIGHTS
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Class probabilities (N, 7: not a die, then values 1..6), top-face boxes (N, 4) and the
     probability that the die is cocked (N,).
 
     A box is (cx, cy, w, h) of the top face in the patch, as fractions of the patch side, with
     the patch centre at (0, 0).
     """
-    out = tinynet.run_onnx(WEIGHTS, patches)
+    out = tinynet.run_onnx(weights, patches)
     cocked = 1.0 / (1.0 + np.exp(-out[:, 11]))
     return tinynet.softmax(out[:, :7]), out[:, 7:11], cocked
