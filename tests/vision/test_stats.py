@@ -4,7 +4,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nardy.vision.stats import longest_run, median_rows, percentiles, row_percentiles
+from nardy.vision.stats import median_rows, percentiles, row_percentiles, runs
 
 
 @settings(max_examples=200, deadline=None)
@@ -48,8 +48,12 @@ def test_median_of_rows_is_numpys(rows, cols, seed):
     assert np.array_equal(got, want)
 
 
-def test_longest_run_counts_the_longest_stretch_of_true():
-    assert longest_run(np.array([], bool)) == 0
-    assert longest_run(np.array([False, False])) == 0
-    assert longest_run(np.array([True, False, True, True, False, True])) == 2
-    assert longest_run(np.array([True] * 5)) == 5
+def test_runs_are_each_stretch_of_true_start_to_end():
+    assert runs(np.array([], bool)).shape == (0, 2)
+    assert runs(np.array([False, False])).shape == (0, 2)
+    assert runs(np.array([True] * 5)).tolist() == [[0, 5]]
+    assert runs(np.array([True, False, True, True, False, True])).tolist() == [
+        [0, 1],
+        [2, 4],
+        [5, 6],
+    ]

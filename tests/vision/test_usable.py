@@ -18,6 +18,7 @@ from nardy.vision.usable import (
     FrameCheck,
     board_light,
     edge_drift,
+    frame_intruder,
     hand_over_tiles,
     strips_gray,
     strips_sharpness,
@@ -284,3 +285,24 @@ def test_the_band_sampled_apart_is_the_frame_round_the_surface():
     assert all(lightness[s:e].max() < 40 for s, e in others)
     stretched = sampler.band(image, (20.0, 2.0))  # grey 90 stretched to 140
     assert stretched[..., 0].mean(axis=0)[a + 5] > lightness[a + 5]
+
+
+def test_lamplight_fading_along_the_frame_is_no_hand():
+    """A lamp brightens one end of a side gradually; an arm's edge changes the band at once.
+    The same light over the same stretch of the top side: faded in, the frame is clear; all at
+    once, something lies over it."""
+    corners = [(300, 100), (980, 110), (1000, 650), (280, 640)]
+    sampler = Sampler(BoardProfile.from_corners(corners, (1280, 720)))
+    sides, in_view = sampler.band_sides, sampler.band_in_view
+    (a, b), *_ = sides
+    assert in_view.all()
+    frame, lit = np.float32([30, 10, 20]), np.float32([60, 20, 40])
+    band = np.empty((sampler.band_coords().shape[0], sides[-1][1], 3), np.float32)
+    band[:] = frame
+    reach = int(0.3 * (b - a))
+    faded, sudden = band.copy(), band.copy()
+    faded[:, a : a + reach] = frame + np.linspace(1, 0, reach)[:, None] * (lit - frame)
+    sudden[:, a : a + reach] = lit
+    assert frame_intruder(faded, sides, in_view, CFG).usable
+    verdict = frame_intruder(sudden, sides, in_view, CFG)
+    assert not verdict.usable and "top" in (verdict.why or "")

@@ -118,6 +118,11 @@ class VisionConfig:
     # the band beyond the trays: lightness halved and 12 flag 62 clear boards and catch 157
     # hands, a quarter and 10: 45 and 160; the band before, 76 and 154)
     intruder_lightness: float = 0.25
+    # an off run counts only where the band changes this much (as above, per row across) from
+    # one segment to the next in it or at its ends: lamplight fades along the frame, an arm's
+    # edge does not (chosen on the same renders: 45 clear flagged and 161 hands caught by the
+    # band before; 3: 28 and 161, the lowest hand's change 4.2)
+    intruder_edge: float = 3.0
     edge_drift: float = 0.4  # how much weaker the surface's edge may be where the profile puts
     # it than the strongest step near it (averaged along a side), on two sides or more
     edge_reach: float = 0.06  # how far either side of each edge is looked at (of the surface)

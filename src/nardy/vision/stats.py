@@ -18,10 +18,10 @@ def median_rows(rows: np.ndarray) -> np.ndarray:
     return (ordered[n // 2 - 1] + ordered[n // 2]) / 2
 
 
-def longest_run(flags: np.ndarray) -> int:
-    """The longest run of True in a row."""
+def runs(flags: np.ndarray) -> np.ndarray:
+    """Each run of True in a row: its start and end (exclusive), one run a row."""
     edges = np.flatnonzero(np.diff(np.concatenate([[False], flags, [False]]).astype(np.int8)))
-    return int((edges[1::2] - edges[::2]).max(initial=0))
+    return edges.reshape(-1, 2)
 
 
 def percentiles(histogram: np.ndarray, q: tuple[float, ...]) -> tuple[float, ...]:

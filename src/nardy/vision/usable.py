@@ -14,7 +14,7 @@ import numpy as np
 
 from nardy.calibration import BoardProfile
 from nardy.vision.config import VisionConfig
-from nardy.vision.stats import longest_run, median_rows
+from nardy.vision.stats import median_rows, runs
 from nardy.vision.usable_model import CLASSES, BoardView, predict
 
 
@@ -81,8 +81,9 @@ def frame_intruder(
 ) -> Verdict:
     """Something reaching over the frame: an arm always crosses it. Along each side the band
     of frame looks the same from one end to the other (its bevel, its top, its wood, seen
-    across); a run of it that looks different is something lying over it. The band is taken
-    from the frame's outer part, beyond where a tall stack leaning in the picture reaches."""
+    across); a run of it that looks different, and changes sharply somewhere (``_sharp_run``),
+    is something lying over it. The band is taken from the frame's outer part, beyond where a
+    tall stack leaning in the picture reaches."""
     names = ("top", "right", "bottom", "left")
     shares: dict[str, float] = {}
     # opposite sides are as long as each other (the sampler cuts the band so): each pair is
@@ -109,12 +110,28 @@ def frame_intruder(
             ref = median_rows(feat[i][seg_seen[i]])
             dist = np.linalg.norm(feat[i] - ref, axis=1) / np.sqrt(band_lab.shape[0])
             off = (dist > config.intruder_distance) & seg_seen[i]
-            shares[names[side]] = longest_run(off) / m
+            shares[names[side]] = _sharp_run(feat[i], off, seg_seen[i], config) / m
     worst = max(shares.values(), default=0.0) / config.intruder_share
     for name in names:
         if shares.get(name, 0.0) >= config.intruder_share:
             return Verdict(False, f"something over the {name} of the frame: a hand?", 0.0)
     return Verdict(True, None, float(np.clip(1.0 - worst, 0, 1)))
+
+
+def _sharp_run(feat: np.ndarray, off: np.ndarray, seen: np.ndarray, config: VisionConfig) -> int:
+    """The longest run of ``off`` segments (``feat``: one a row) that changes sharply from one
+    segment to the next somewhere in it or at its ends. A lamp's light or shade along the frame
+    comes and goes over many segments; an arm's or a hand's edge changes the band at once."""
+    step = np.linalg.norm(np.diff(feat, axis=0), axis=1) * (seen[1:] & seen[:-1])
+    step /= np.sqrt(feat.shape[1] / 3)
+    return max(
+        (
+            int(b - a)
+            for a, b in runs(off)
+            if step[max(a - 1, 0) : b].max(initial=0) >= config.intruder_edge
+        ),
+        default=0,
+    )
 
 
 def hand_over_tiles(probs: np.ndarray, config: VisionConfig) -> Verdict:
