@@ -24,7 +24,7 @@ In a render with a hand, a die is taught only where the map proposes it (a die w
 hand is in the truth but not in view). Every tenth image's patches are held out and measured
 after each epoch (``train_dice_reader.held_out``).
 
-The shipped reader is the one written after the third of ``--epochs 4 --copies 3 --drawn 300``
+The shipped reader is the one written after the last of ``--epochs 4 --copies 3 --drawn 300``
 (from the shipped photograph's reader, at ``--lr 1e-3``) on 2,245 renders: the 1,355 training
 renders, 177 dice renders, 348 with most dice cocked, 79 more cocked, 42 others and 244 of
 ``make_fixtures.py --prefix df10 --kinds motion,hand,cocked --repeat 4``: 78,876 patches.

@@ -39,7 +39,11 @@ def test_on_a_known_board_a_patch_cut_as_the_second_reads_says_whether_to_read_a
     monkeypatch.setattr(dice, "face_sides", lambda corners, points, f: np.full(len(points), 10.0))
     image = np.zeros((200, 240, 3), np.uint8)
     board = [(0, 0), (239, 0), (239, 199), (0, 199)]
-    config = DiceConfig(board_first=2.0, board_maybe_die=0.3, maybe_die=0.1, least_face=0.6)
+    # (the board's reader's last read, board_turns, at four turns as the second reads: only
+    # the first read is at one turn here)
+    config = DiceConfig(
+        board_first=2.0, board_maybe_die=0.3, maybe_die=0.1, least_face=0.6, board_turns=4
+    )
     got = find_dice(image, config, corners=board)
     assert firsts == [[20.0, 20.0]]  # no wide read: one cut as the second read's, twice a die
     assert [d.center for d in got] == [(50.0, 50.0)]
