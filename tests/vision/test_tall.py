@@ -4,6 +4,7 @@ import numpy as np
 from vision_drawn import START, draw_board, photograph
 
 from nardy.calibration import BoardGeometry, BoardProfile
+from nardy.vision.board import BoardReader
 from nardy.vision.checkers import (
     BAR,
     MOST,
@@ -92,6 +93,46 @@ def test_only_points_read_tall_are_looked_at_closely():
     never = VisionConfig(tall_from=MOST + 1)
     none = read_tiles(tiles.checker_tiles(), config=never, closer=closer)
     assert len(asked) == 1 and (none.counts == plain.counts).all()
+
+
+def test_points_marked_as_under_a_die_are_looked_at_closely_whatever_their_reading():
+    flat, corners = draw_board(START)
+    photo, seen = photograph(flat, corners)
+    profile = BoardProfile.from_corners(seen, (1280, 720))
+    tiles = Sampler(profile).sample(photo)
+    asked: list[list[int]] = []
+
+    def closer(points: np.ndarray) -> np.ndarray:
+        asked.append(points.tolist())
+        return TallSampler(profile).sample(photo, points, tiles.levels)
+
+    config = VisionConfig(tall_from=MOST + 1, tall_unsure=0.0)
+    also = np.zeros(26, bool)
+    also[[2, 20, 24]] = True  # two points and a half of the bar: a die found there
+    read_tiles(tiles.checker_tiles()[:26], config=config, closer=closer, also=also)
+    assert asked == [[2, 20]]
+    read_tiles(tiles.checker_tiles()[:26], config=config, closer=closer)
+    assert len(asked) == 1
+
+
+def test_a_die_is_under_the_points_whose_strip_holds_it():
+    profile = _profile()
+    reader = BoardReader(profile, VisionConfig(die_point_reach=1.0))
+    g = profile.geometry
+    for n in (1, 9, 14, 22):
+        shape = g.point(n)
+        x, y = shape.base
+        along = y + shape.down * 0.3  # on the strip, past the triangle's middle
+        for dx, under in ((0.0, True), (0.45, True), (0.55, False)):
+            ((u, v),) = profile.board_to_image([(x + dx * shape.width, along)])
+            mask = reader.points_under([(u, v)])
+            assert mask[n - 1] == under and mask.sum() <= 1
+    bar = profile.board_to_image([(sum(g.bar) / 2, 0.3)])
+    assert not reader.points_under(bar).any()
+    wider = BoardReader(profile, VisionConfig(die_point_reach=1.3))
+    x, y = g.point(3).base
+    edge = profile.board_to_image([(x + 0.55 * g.point(3).width, 0.8)])
+    assert np.flatnonzero(wider.points_under(edge)).tolist() == [1, 2]
 
 
 def _read(counts: list[int], sure: list[float]) -> TilesRead:

@@ -5,7 +5,7 @@ that are handed a profile with every frame (``detect_image``, a live table, a re
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
@@ -65,13 +65,29 @@ class BoardReader:
             return self
         return board_reader(self.profile.for_size(size), self.config)
 
-    def read(self, frame: np.ndarray) -> BoardReading:
+    def read(self, frame: np.ndarray, dice: Sequence[tuple[float, float]] = ()) -> BoardReading:
+        """The board in ``frame``; ``dice`` are the image centres of dice found in it: the
+        points they lie over are counted again closely (``points_under``)."""
         if frame.ndim != 3 or frame.shape[2] != 3:
             raise ValueError("a frame is a BGR colour image")
         reader = self.for_frame(frame)
-        return reader._read(frame)
+        return reader._read(frame, reader.points_under(dice) if len(dice) else None)
 
-    def _read(self, frame: np.ndarray) -> BoardReading:
+    def points_under(self, centres: Sequence[tuple[float, float]]) -> np.ndarray:
+        """Which of the 24 points (a mask) have one of ``centres`` (image pixels) on their
+        strip: from the point's base to the middle of the board, within
+        ``config.die_point_reach`` of half its width of its middle line."""
+        under = np.zeros(24, bool)
+        geometry = self.profile.geometry
+        for x, y in self.profile.image_to_board(np.asarray(centres, float).reshape(-1, 2)):
+            for n in range(1, 25):
+                shape = geometry.point(n)
+                bx, by = shape.base
+                near = abs(x - bx) < self.config.die_point_reach * shape.width / 2
+                under[n - 1] |= near and abs(y - by) < 0.5 and 0.0 <= y <= 1.0
+        return under
+
+    def _read(self, frame: np.ndarray, dice_over: np.ndarray | None = None) -> BoardReading:
         # everything that reads the frame itself first, one after the other, while its pixels
         # are still in the cache; then what works on the tiles
         tiles = self.sampler.sample(frame)
@@ -110,6 +126,7 @@ class BoardReader:
             checker_tiles,
             own_tiles,
             closer=lambda points: self.tall.sample(frame, points, tiles.levels),
+            also=dice_over,
         )
         read = settle_colours(checker_tiles, read, self.config)
         if whole and self.config.checkers_per_side is not None:
@@ -137,13 +154,16 @@ class BoardReader:
         tiles: np.ndarray,
         own_tiles: Callable[[], BarTrayTiles],
         closer: Callable[[np.ndarray], np.ndarray],
+        also: np.ndarray | None = None,
     ) -> TilesRead:
         """The points through the checker networks; the bar's halves through them and, unless
         those are sure the bar is empty (``bar_quiet``), the bar's own network, the two
         readings combined (``read_bar``); the trays, when in view, through their own network
         (``read_trays``). ``own_tiles`` samples the bar's and the trays' own tiles, asked
-        only when they are read."""
-        shared = read_tiles(tiles[:26], config=self.config, closer=closer)
+        only when they are read. The points ``also`` marks are counted closely too."""
+        if also is not None:
+            also = np.concatenate([also, np.zeros(2, bool)])
+        shared = read_tiles(tiles[:26], config=self.config, closer=closer, also=also)
         bar = rows(shared, slice(24, 26))
         if not bar_quiet(bar, self.config.bar_quiet):
             bar = read_bar(own_tiles().bar, bar)

@@ -166,6 +166,7 @@ def read_tiles(
     config: VisionConfig | None = None,
     closer: Callable[[np.ndarray], np.ndarray] | None = None,
     tall_weights: Path = TALL_WEIGHTS,
+    also: np.ndarray | None = None,
 ) -> TilesRead:
     """All tiles in one pass of the fast network; then, when ``fine_weights`` is given, the
     tiles it calls tall (``config.fine_from`` checkers or more) and the points it reads less
@@ -174,7 +175,7 @@ def read_tiles(
     ``config.fine_along`` with them).
     Given ``closer`` (the close tiles of the points asked for, ``tall.TallSampler``), the
     points then read ``config.tall_from`` high or more are counted once more there
-    (``read_tall``)."""
+    (``read_tall``), and so are the tiles ``also`` marks (a die found over them)."""
     config = config or VisionConfig()
     kinds = tile_kinds(len(tiles))
     read = read_with(tiles, kinds, weights, fine=False)
@@ -190,7 +191,10 @@ def read_tiles(
         )
     if closer is None:
         return read
-    tall = np.flatnonzero(needs_tall(read, kinds, config))
+    asked = needs_tall(read, kinds, config)
+    if also is not None:
+        asked |= also & (kinds == POINT)
+    tall = np.flatnonzero(asked)
     if not len(tall):
         return read
     close = read_tall(closer(tall), read, tall, tall_weights, config)

@@ -1,8 +1,9 @@
 """Everything vision reports on one still image: the board reading, the dice and the cube.
 
 The dice and the cube are found by ``nardy.vision.dice`` and ``nardy.vision.cube``; this module
-only places what they find on the board (which half, the bar, off the board) and never decides
-anything from it.
+places what they find on the board (which half, the bar, off the board), and has the points
+under a die found counted again closely (``BoardReader.read``'s ``dice``); it decides nothing
+else from them.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ class DetectResult:
     dice: tuple[dict[str, Any], ...] = ()
     cube: dict[str, Any] | None = None
     extras: dict[str, Any] = field(default_factory=dict)
+    config: VisionConfig | None = None  # the reading's (None: the defaults)
 
     def to_json(self) -> dict[str, Any]:
         out = self.reading.to_json()
@@ -61,16 +63,23 @@ def detect_image(
         except ProfileError as e:
             return DetectResult(BoardReading.unusable(str(e)), profile)
     reading = board_reader(profile, config).read(image)  # kept from frame to frame
-    result = DetectResult(reading, profile)
+    result = DetectResult(reading, profile, config=config)
     return with_objects(result, image) if objects else result
 
 
 def with_objects(result: DetectResult, image: np.ndarray) -> DetectResult:
-    """``result`` with the dice and the cube in ``image`` read (the costly part of a frame)."""
+    """``result`` with the dice and the cube in ``image`` read (the costly part of a frame).
+    Dice found over points have the board read again, those points counted closely (a die
+    beyond a short stack looks like one more checker to the reader of the whole board)."""
     if result.profile is None:
         return result
     dice, cube = _dice_and_cube(image, result.profile, result.reading)
-    return replace(result, dice=dice, cube=cube)
+    reading = result.reading
+    on_points = [d["center"] for d in dice if d["where"] in ("left", "right")]
+    if on_points and reading.usable:
+        reader = board_reader(result.profile, result.config or VisionConfig())
+        reading = reader.read(image, dice=on_points)
+    return replace(result, reading=reading, dice=dice, cube=cube)
 
 
 def profile_from_corners(image: np.ndarray, corners: Any) -> BoardProfile:
