@@ -1,5 +1,7 @@
 """The closer look at tall points: where its tiles lie, and which points it is asked for."""
 
+from collections.abc import Callable
+
 import numpy as np
 from vision_drawn import START, draw_board, photograph
 
@@ -70,7 +72,8 @@ def test_the_close_tiles_take_the_levels_the_frame_was_stretched_by():
     assert (tall.sample(frame, np.array([3]), (80.0, 2.0)) == 40).all()
 
 
-def test_only_points_read_tall_are_looked_at_closely():
+def _start_asking() -> tuple[np.ndarray, list[list[int]], Callable[[np.ndarray], np.ndarray]]:
+    """The drawn start's checker tiles, and a closer that notes the points it is asked for."""
     flat, corners = draw_board(START)
     photo, seen = photograph(flat, corners)
     profile = BoardProfile.from_corners(seen, (1280, 720))
@@ -81,9 +84,14 @@ def test_only_points_read_tall_are_looked_at_closely():
         asked.append(points.tolist())
         return TallSampler(profile).sample(photo, points, tiles.levels)
 
+    return tiles.checker_tiles(), asked, closer
+
+
+def test_only_points_read_tall_are_looked_at_closely():
+    checker_tiles, asked, closer = _start_asking()
     config = VisionConfig(tall_from=5)
-    plain = read_tiles(tiles.checker_tiles(), config=config)
-    read = read_tiles(tiles.checker_tiles(), config=config, closer=closer)
+    plain = read_tiles(checker_tiles, config=config)
+    read = read_tiles(checker_tiles, config=config, closer=closer)
     tall = [i for i in range(24) if plain.counts[i] >= 5]
     assert len(tall) == 4  # the start's four points of five
     assert asked == [tall]
@@ -91,27 +99,18 @@ def test_only_points_read_tall_are_looked_at_closely():
     rest = ~np.isin(np.arange(26), tall)
     assert (read.counts[rest] == plain.counts[rest]).all()
     never = VisionConfig(tall_from=MOST + 1)
-    none = read_tiles(tiles.checker_tiles(), config=never, closer=closer)
+    none = read_tiles(checker_tiles, config=never, closer=closer)
     assert len(asked) == 1 and (none.counts == plain.counts).all()
 
 
 def test_points_marked_as_under_a_die_are_looked_at_closely_whatever_their_reading():
-    flat, corners = draw_board(START)
-    photo, seen = photograph(flat, corners)
-    profile = BoardProfile.from_corners(seen, (1280, 720))
-    tiles = Sampler(profile).sample(photo)
-    asked: list[list[int]] = []
-
-    def closer(points: np.ndarray) -> np.ndarray:
-        asked.append(points.tolist())
-        return TallSampler(profile).sample(photo, points, tiles.levels)
-
+    checker_tiles, asked, closer = _start_asking()
     config = VisionConfig(tall_from=MOST + 1, tall_unsure=0.0)
     also = np.zeros(26, bool)
     also[[2, 20, 24]] = True  # two points and a half of the bar: a die found there
-    read_tiles(tiles.checker_tiles()[:26], config=config, closer=closer, also=also)
+    read_tiles(checker_tiles[:26], config=config, closer=closer, also=also)
     assert asked == [[2, 20]]
-    read_tiles(tiles.checker_tiles()[:26], config=config, closer=closer)
+    read_tiles(checker_tiles[:26], config=config, closer=closer)
     assert len(asked) == 1
 
 
