@@ -101,17 +101,18 @@ class DiceConfig:
     cocked: float = 0.5  # least probability that a die is cocked to call it so
     # on a board whose corners are known the board-plane reader (``dice_tilt``) says flat or
     # cocked, and reads the value, instead: least probability to call a die cocked there (on
-    # 397 held-out renders, never the fixtures, 229 found cocked dice and 389 flat: 0.4 catches
-    # 193 and calls 59 flat ones cocked, 0.5 catches 178 and calls 40; the network before it
-    # at its 0.4 caught 192 and called 58), and the board's height over its width that its
-    # plane is cut at (renders' boards are 0.84-0.91; real ones near that)
-    board_cocked: float = 0.4
+    # 397 held-out renders, never the fixtures, 229 found cocked dice and 389 flat, re-centred
+    # once: 0.5 catches 206 and calls 73 flat ones cocked, 0.6 catches 196 and calls 56, 0.4
+    # 215 and 86; session 9's network at its 0.4, not re-centred: 193 and 59), and the board's
+    # height over its width that its plane is cut at (renders' boards are 0.84-0.91; real ones
+    # near that)
+    board_cocked: float = 0.5
     board_aspect: float = 0.87
     # the board-plane reads that move each die's patch to the top face's centre the read before
     # found, before the one that says flat or cocked and the value (a cocked die's face is
     # often found off its centre, toward the side face it shows). On the same renders one
-    # misreads 97 of 618 values and none 98, but one misreads a plainly drawn 3 seen from above
-    board_recentre: int = 0
+    # misreads 73 of 618 values and none 82 (session 9's network, not re-centred: 98)
+    board_recentre: int = 1
     turns: int = 4  # the second read averages this many turns of each die (value, tilt, box)
     # on a known board the board's reader reads each die's last cut again, at this many turns,
     # to say whether it is a die (on the 439 held-out renders of board_min_die, 1 finds 680
