@@ -40,7 +40,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from train_dice_reader import drawn, patch_uint8, rendered_dice, side_faces, train_patches
+from train_dice_reader import drawn, labelled_cut, rendered_dice, side_faces, train_patches
 
 from nardy.vision import dice_patches
 from nardy.vision.dice import DiceConfig, _proposals, face_sides
@@ -86,16 +86,7 @@ def board_patches(
     out = []
 
     def add(centre, side, label) -> None:
-        angle, flip = rng.uniform(0, 360), bool(rng.random() < 0.5)
-        p, m = patch_uint8(image, centre, side, angle, flip)
-        box = np.zeros(4, np.float32)
-        value, cocked = 0, -1
-        if label is not None:
-            q = m @ np.array([label[0], label[1], 1.0])
-            bx, by = q[0] / side - 0.5, q[1] / side - 0.5
-            box[:] = (-bx if flip else bx, by, label[2] / side, label[2] / side)
-            value, cocked = int(label[3]), int(label[4])
-        out.append((p, value, box, cocked))
+        out.append(labelled_cut(image, centre, side, label, rng))
 
     near = np.zeros(len(dice), bool)
     for x, y, _ in proposals:

@@ -442,6 +442,22 @@ def patch_uint8(image, centre, side, angle, flip):
     return (p[:, ::-1] if flip else p).copy(), m
 
 
+def labelled_cut(image, centre, side, label, rng) -> tuple:
+    """(patch uint8, class, box, cocked): the square of ``side`` around ``centre``, turned and
+    mirrored at random, and what it shows: the die ``label`` (cx, cy, face side, value, cocked)
+    with its top face's box in the patch, or none."""
+    angle, flip = rng.uniform(0, 360), bool(rng.random() < 0.5)
+    p, m = patch_uint8(image, centre, side, angle, flip)
+    box = np.zeros(4, np.float32)
+    value, cocked = 0, -1
+    if label is not None:
+        q = m @ np.array([label[0], label[1], 1.0])
+        bx, by = q[0] / side - 0.5, q[1] / side - 0.5
+        box[:] = (-bx if flip else bx, by, label[2] / side, label[2] / side)
+        value, cocked = int(label[3]), int(label[4])
+    return p, value, box, cocked
+
+
 def patches_of(image, dice, proposals, rng, copies: int):
     """(patch uint8, class, box, cocked) as the reader meets them: around every true die as the
     first read cuts it (centre off by up to half a face, the face 0.18-0.75 of the patch) and
@@ -451,16 +467,7 @@ def patches_of(image, dice, proposals, rng, copies: int):
     out = []
 
     def add(centre, side, label):
-        angle, flip = rng.uniform(0, 360), bool(rng.random() < 0.5)
-        p, m = patch_uint8(image, centre, side, angle, flip)
-        box = np.zeros(4, np.float32)
-        value, cocked = 0, -1
-        if label is not None:
-            q = m @ np.array([label[0], label[1], 1.0])
-            bx, by = q[0] / side - 0.5, q[1] / side - 0.5
-            box[:] = (-bx if flip else bx, by, label[2] / side, label[2] / side)
-            value, cocked = int(label[3]), int(label[4])
-        out.append((p, value, box, cocked))
+        out.append(labelled_cut(image, centre, side, label, rng))
 
     for d in dice:
         for k in range(copies * (2 if d[4] == 1 else 1)):
