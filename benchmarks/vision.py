@@ -144,7 +144,7 @@ def _bar_and_trays(reader: BoardReader, frame: np.ndarray, levels, whole: bool) 
     tiles = reader.bar_trays.sample(frame, levels, trays=whole)
     read_bar(tiles.bar)
     if tiles.trays is not None:
-        read_trays(tiles.trays)
+        read_trays(tiles.trays, tiles.lifted)
 
 
 def bench(path: Path | None, detect: bool, repeat: int = 60) -> float:

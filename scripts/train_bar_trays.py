@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Train the bar's and the trays' networks (``src/nardy/vision/bar_model.npz``,
-``tray_model.npz``; see ``nardy.vision.bar_trays``).
+``tray_model.npz``, ``tray_lift_model.npz``: the trays seen at their checkers' height; see
+``nardy.vision.bar_trays``).
 
     PYTHONPATH=src python scripts/train_bar_trays.py /work/cache/train/boards \\
         /work/cache/points/boards /work/cache/points/bar /work/cache/counts/tall \\
@@ -19,8 +20,13 @@
         --epochs 18 --rhythm
     PYTHONPATH=src python scripts/train_bar_trays.py --tiles /work/cache/bartray7/tiles.npz \\
         --kind bar --epochs 14 --shift 0 --empty-share 0.375
+    PYTHONPATH=src python scripts/train_bar_trays.py /work/cache/trays10/sub \\
+        --tiles /work/cache/trays10/tiles_lift.npz --collect-only --lifted
+    PYTHONPATH=src python scripts/train_bar_trays.py --tiles /work/cache/trays10/tiles_lift.npz \\
+        --kind trays --epochs 18 --rhythm --out src/nardy/vision/tray_lift_model.npz
 
 (the folders: renders of ``scripts/make_fixtures.py`` and of ``train_point_model.py --render``,
+``trays10/sub`` the usable ones of all these with the trays in view, linked into one folder;
 with seeds no fixture uses: many trays of every count, checkers on the bar, dice on it.
 ``--render N --render-out DIR`` renders more, made for these two networks (``_scene``: trays
 full, checkers and dice on the bar); the shipped bar network was trained without them, the
@@ -147,7 +153,9 @@ def in_view(profile: BoardProfile) -> bool:
     return True
 
 
-def collect(folders: list[Path], versions: int, jitter: float, out: Path) -> None:
+def collect(
+    folders: list[Path], versions: int, jitter: float, out: Path, lifted: bool = False
+) -> None:
     sets: dict[str, dict[str, list]] = {
         k: {"x": [], "count": [], "colour": [], "group": [], "name": [], "die": []}
         for k in ("bar", "trays")
@@ -185,11 +193,12 @@ def collect(folders: list[Path], versions: int, jitter: float, out: Path) -> Non
             tiles = BarTraySampler(profile).sample(image, levels)
             light_bar, dark_bar = truth["bar"]
             rows = [("bar", tiles.bar[0], dark_bar, 1), ("bar", tiles.bar[1], light_bar, 0)]
-            seen = tiles.trays is not None and truth["off"] is not None and right
+            trays = tiles.lifted if lifted else tiles.trays
+            seen = trays is not None and truth["off"] is not None and right
             if seen and in_view(profile):
                 light_off, dark_off = truth["off"]
-                rows += [("trays", tiles.trays[0], light_off, 0)]
-                rows += [("trays", tiles.trays[1], dark_off, 1)]
+                rows += [("trays", trays[0], light_off, 0)]
+                rows += [("trays", trays[1], dark_off, 1)]
             for kind, x, count, colour in rows:
                 s = sets[kind]
                 c, k = labels(count, colour)
@@ -395,6 +404,11 @@ def main() -> int:
         help="cache of step 1 (.npz; step 1 writes the first, training reads them all)",
     )
     ap.add_argument("--collect-only", action="store_true", help="step 1 only")
+    ap.add_argument(
+        "--lifted",
+        action="store_true",
+        help="the trays' tiles seen at their checkers' height (BarTrayTiles.lifted)",
+    )
     ap.add_argument("--versions", type=int, default=2, help="reads of each image")
     ap.add_argument("--jitter", type=float, default=0.005, help="corner noise, surface widths")
     ap.add_argument("--render", type=int, help="only render this many scenes (``_scene``)")
@@ -422,7 +436,7 @@ def main() -> int:
         render_scenes(args.render_out, args.render, args.prefix)
         return 0
     if args.folders:
-        collect(args.folders, args.versions, args.jitter, args.tiles[0])
+        collect(args.folders, args.versions, args.jitter, args.tiles[0], args.lifted)
         if args.collect_only:
             return 0
     if not all(path.exists() for path in args.tiles):

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from nardy.calibration import BoardGeometry, BoardProfile, Rect
 from nardy.vision.bar_trays import (
@@ -13,6 +14,7 @@ from nardy.vision.bar_trays import (
     bar_quiet,
     cap_trays,
     join,
+    lifted_to_image,
     read_bar,
     read_trays,
     rhythm,
@@ -74,7 +76,8 @@ def test_every_tile_is_cut_from_its_own_place_in_the_frame():
     _paint(frame, profile, TRAYS[0], (0, 0, 255))  # bottom tray red
     _paint(frame, profile, TRAYS[1], (0, 255, 0))  # top tray green
     _paint(frame, profile, Rect(left, 0.0, right, 0.5), (255, 0, 0))  # the bar's top half blue
-    tiles = BarTraySampler(profile).sample(frame)
+    # the trays' floors painted: sampled at their floor, not the checkers' height
+    tiles = BarTraySampler(profile, VisionConfig(tray_lift=0.0)).sample(frame)
     assert tiles.trays is not None
     red, green = tiles.trays[0, 20:-20, 10:-10], tiles.trays[1, 20:-20, 10:-10]
     assert (red[..., 2] > 200).all() and (red[..., :2] < 50).all()
@@ -111,8 +114,11 @@ def test_full_trays_and_an_empty_bar_are_counted():
     light_off, dark_off = truth["off"]
     assert light_off + dark_off > 0 and truth["bar"] == [0, 0]
     assert tiles.trays is not None
-    trays, bar = read_trays(tiles.trays), read_bar(tiles.bar)
-    assert trays.counts.tolist() == [light_off, dark_off]  # bottom tray light's, top dark's
+    trays, bar = read_trays(tiles.trays, tiles.lifted), read_bar(tiles.bar)
+    floor = read_trays(tiles.trays)  # the floor's view alone
+    for read in (trays, floor):
+        assert read.counts.tolist() == [light_off, dark_off]  # bottom tray light's, top dark's
+    assert not np.allclose(trays.count_p, floor.count_p)  # the lifted view counts too
     assert bar.counts.tolist() == [0, 0]
     for read in (trays, bar):
         assert ((read.confidence > 0) & (read.confidence <= 1)).all()
@@ -222,3 +228,53 @@ def test_a_set_read_over_fifteen_has_its_tray_read_again_within_them():
     many = [0] * 24
     many[0], many[1] = 15, 2  # (a die counted as checkers, say)
     assert cap_trays(_board(many, [{1: 0.6, 0: 0.4}, {}]), 15).counts[26] == 1
+
+
+def _camera(eye, focal: float, aspect: float, size=(1280, 720)):
+    """A pinhole camera at ``eye`` (board plane's units: the surface 1 × ``aspect`` at z = 0,
+    the camera on the side of negative z) looking at the surface's middle: what it makes of
+    a 3-D point."""
+    eye = np.asarray(eye, np.float64)
+    forward = np.array([0.5, aspect / 2, 0.0]) - eye
+    forward /= np.linalg.norm(forward)
+    right = np.cross(forward, [0.0, -1.0, 0.0])
+    right /= np.linalg.norm(right)
+    rot = np.stack([right, np.cross(forward, right), forward])
+
+    def project(p):
+        c = (np.asarray(p, np.float64) - eye) @ rot.T
+        return focal * c[:, :2] / c[:, 2:] + np.array(size) / 2
+
+    return project
+
+
+def test_a_tray_is_seen_where_the_tops_of_its_checkers_stand():
+    """``lifted_to_image`` puts a board point raised off the surface where the camera sees it
+    (the camera's pose from the corners alone), and at height 0 where the profile does."""
+    aspect = 0.85
+    # slanted views (seen from straight above, the focal length and so the height are not told)
+    for eye, focal in (((1.4, 1.3, -1.1), 800.0), ((0.2, -0.5, -1.2), 1100.0)):
+        project = _camera(eye, focal, aspect)
+        surface = [(0, 0, 0), (1, 0, 0), (1, aspect, 0), (0, aspect, 0)]
+        profile = BoardProfile.from_corners(
+            project(surface), (1280, 720), BoardGeometry(aspect=aspect, trays=TRAYS)
+        )
+        board = np.array([[1.06, 0.1], [1.08, 0.9], [0.5, 0.5]])
+        height = 0.06
+        raised = project(np.c_[board[:, 0], board[:, 1] * aspect, np.full(3, -height)])
+        floor = project(np.c_[board[:, 0], board[:, 1] * aspect, np.zeros(3)])
+        assert lifted_to_image(profile, board, height) == pytest.approx(raised, abs=0.5)
+        assert lifted_to_image(profile, board, 0.0) == pytest.approx(floor, abs=1e-3)
+        assert np.abs(raised - floor).max() > 5  # the height shows
+
+
+def test_each_tray_is_seen_at_its_floor_and_at_its_checkers_height():
+    tiles, _ = _tiles_of("bearoff-003")  # seen from 29 degrees off the vertical
+    assert tiles.trays is not None and tiles.lifted is not None
+    assert tiles.lifted.shape == tiles.trays.shape
+    assert np.abs(tiles.lifted.astype(int) - tiles.trays).mean() > 10
+    image = cv2.imread(str(FIXTURES / "bearoff-003.jpg"))
+    truth = json.loads((FIXTURES / "bearoff-003.json").read_text())
+    flat = BarTraySampler(profile_from_corners(image, truth["corners"]), VisionConfig(tray_lift=0))
+    low = flat.sample(image, Sampler(flat.profile).sample(image).levels)
+    assert low.lifted is not None and np.array_equal(low.lifted, low.trays)

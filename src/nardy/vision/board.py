@@ -169,9 +169,9 @@ class BoardReader:
             bar = read_bar(own_tiles().bar, bar)
         parts = [rows(shared, slice(0, 24)), bar]
         if self.trays_in_view:
-            trays = own_tiles().trays
-            if trays is not None:
-                parts.append(read_trays(trays))
+            tiles_own = own_tiles()
+            if tiles_own.trays is not None:
+                parts.append(read_trays(tiles_own.trays, tiles_own.lifted))
         return join(*parts)
 
     @cached_property

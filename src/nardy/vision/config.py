@@ -18,9 +18,12 @@ class VisionConfig:
     # pixels (along, across), trained with their networks: change them together. A tray is
     # sampled along at about the photo's resolution (a checker on edge is 6-7 px), the bar's
     # halves ``bar_context`` of the bar's width wider each side (a die or the cube on the bar
-    # seen whole), a tray ``tray_margin`` of its length and width beyond its measured ends
+    # seen whole), a tray ``tray_margin`` of its length and width beyond its measured ends.
+    # Each tray is read twice, at its floor and ``tray_lift`` checker diameters above it (the
+    # tops of the checkers standing in it), each view by its own network
     tray_tile: tuple[int, int] = (192, 32)
     tray_margin: float = 0.04
+    tray_lift: float = 1.0
     bar_tile: tuple[int, int] = (128, 32)
     bar_context: float = 0.25
     # the bar's own network reads the halves only when the checker networks are less sure than
