@@ -102,11 +102,11 @@ class DiceConfig:
     # on a board whose corners are known the board-plane reader (``dice_tilt``) says flat or
     # cocked, and reads the value, instead: least probability to call a die cocked there (on
     # 397 held-out renders, never the fixtures, 229 found cocked dice and 389 flat, re-centred
-    # once: 0.5 catches 206 and calls 73 flat ones cocked, 0.6 catches 196 and calls 56, 0.4
-    # 215 and 86; session 9's network at its 0.4, not re-centred: 193 and 59), and the board's
-    # height over its width that its plane is cut at (renders' boards are 0.84-0.91; real ones
-    # near that)
-    board_cocked: float = 0.5
+    # once: 0.6 catches 196 and calls 56 flat ones cocked, more and fewer than session 9's
+    # network at its 0.4, not re-centred: 193 and 59; 0.5 catches 206 and calls 73, 0.7 178
+    # and 41), and the board's height over its width that its plane is cut at (renders' boards
+    # are 0.84-0.91; real ones near that)
+    board_cocked: float = 0.6
     board_aspect: float = 0.87
     # the board-plane reads that move each die's patch to the top face's centre the read before
     # found, before the one that says flat or cocked and the value (a cocked die's face is
