@@ -105,7 +105,7 @@ def test_only_points_read_tall_are_looked_at_closely():
 
 def test_points_marked_as_under_a_die_are_looked_at_closely_whatever_their_reading():
     checker_tiles, asked, closer = _start_asking()
-    config = VisionConfig(tall_from=MOST + 1, tall_unsure=0.0)
+    config = VisionConfig(tall_from=MOST + 1, tall_unsure=0.0, tall_unsure_empty=0.0)
     also = np.zeros(26, bool)
     also[[2, 20, 24]] = True  # two points and a half of the bar: a die found there
     read_tiles(checker_tiles[:26], config=config, closer=closer, also=also)
@@ -144,7 +144,9 @@ def _read(counts: list[int], sure: list[float]) -> TilesRead:
 
 
 def test_the_tall_network_counts_tall_points_and_doubtful_high_ones_only():
-    config = VisionConfig(tall_from=8, tall_doubt=0.99, fine_from=4, tall_unsure=0.0)
+    config = VisionConfig(
+        tall_from=8, tall_doubt=0.99, fine_from=4, tall_unsure=0.0, tall_unsure_empty=0.0
+    )
     read = _read([0, 3, 4, 4, 7, 8, 15, 2, 9], [0.5, 0.5, 0.995, 0.9, 0.95, 1.0, 1.0, 0.5, 1.0])
     kinds = np.array([POINT] * 8 + [BAR])
     assert needs_tall(read, kinds, config).tolist() == [
@@ -163,10 +165,12 @@ def test_the_tall_network_counts_tall_points_and_doubtful_high_ones_only():
 def test_a_point_read_unsurely_at_any_height_is_looked_at_closely_when_asked():
     read = _read([0, 0, 2, 1, 3], [0.6, 0.95, 0.7, 0.999, 0.5])
     kinds = np.array([POINT] * 4 + [BAR])
-    never = VisionConfig(tall_unsure=0.0)
+    never = VisionConfig(tall_unsure=0.0, tall_unsure_empty=0.0)
     assert not needs_tall(read, kinds, never).any()
-    unsure = VisionConfig(tall_unsure=0.9)
+    unsure = VisionConfig(tall_unsure=0.9, tall_unsure_empty=0.9)
     assert needs_tall(read, kinds, unsure).tolist() == [True, False, True, False, False]
+    empty_surer = VisionConfig(tall_unsure=0.9, tall_unsure_empty=0.5)
+    assert needs_tall(read, kinds, empty_surer).tolist() == [False, False, True, False, False]
 
 
 def test_a_close_reading_read_in_its_mirror_image_too_is_the_same_for_the_mirror_image():

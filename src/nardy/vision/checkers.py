@@ -204,11 +204,11 @@ def read_tiles(
 def needs_tall(read: TilesRead, kinds: np.ndarray, config: VisionConfig) -> np.ndarray:
     """Which points the tall network counts again: those read ``config.tall_from`` high or
     more, those read ``config.fine_from`` or more less surely than ``config.tall_doubt``, and
-    any read less surely than ``config.tall_unsure`` (a head dark on dark the others take for
-    an empty point)."""
+    any read less surely than ``config.tall_unsure`` (``config.tall_unsure_empty`` when read
+    as empty: a head dark on dark the others take for an empty point)."""
     sure = read.count_p.max(axis=1)
     doubt = (read.counts >= config.fine_from) & (sure < config.tall_doubt)
-    unsure = sure < config.tall_unsure
+    unsure = sure < np.where(read.counts > 0, config.tall_unsure, config.tall_unsure_empty)
     return ((read.counts >= config.tall_from) | doubt | unsure) & (kinds == POINT)
 
 

@@ -77,6 +77,11 @@ class VisionConfig:
     # at 0.25: points wrong 68 as shipped before, 63 never, 55 at 0.8, 48 at 0.99 (1.92
     # points a board looked at closely, 1.67 never), 47 at 0.995 (2.21)
     tall_unsure: float = 0.99
+    # but a point read as empty only when read less surely than this: on the same renders 47
+    # points wrong at 0.9 and 0.95, 48 at 0.8, 51 never; on boards and checkers no network
+    # was trained on (the unseen looks) the tall network took two empty points read at 0.9
+    # or more for one checker each
+    tall_unsure_empty: float = 0.9
     tall_mirror: float = 0.9
     # the fine reading counts this many times to each of the tall network's readings when
     # they are agreed: on the same held-out tiles, with the tall network trained on further
