@@ -72,7 +72,7 @@ import numpy as np
 from drawn_dice import drawn_scene
 from train_dice_reader import patch_colour, patch_training, second_cut, to_onnx, train_mode
 
-from nardy.vision import dice_patches, dice_tilt
+from nardy.vision import camera, dice_patches, dice_tilt
 from nardy.vision.dice import DiceConfig, find_dice
 from nardy.vision.dice_eval import fixture_truth, match
 from nardy.vision.dice_patches import normalise_patch
@@ -158,7 +158,7 @@ def cut_dice(image, corners, aspect: float, cuts, rng: np.random.Generator, spre
     size = (image.shape[1], image.shape[0])
     for value, flat, true_centre, centre, seen in cuts:
         to_board = dice_tilt.to_plane(corners, aspect * np.exp(rng.normal(0, spread)))
-        foot = dice_tilt.camera_foot(to_board, size)
+        foot = camera.camera_foot(to_board, size)
         up = dice_tilt.away_from(to_board, foot, np.asarray(centre)[None])[0]
         cut = {
             "center": (float(centre[0]), float(centre[1])),

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from nardy.vision import dice_tilt
+from nardy.vision import camera, dice_tilt
 from nardy.vision.dice_patches import CONTEXT, PATCH
 
 #: a board 1 wide and 0.8 high seen by a slanted camera: its far edge shorter than its near one
@@ -130,7 +130,7 @@ def test_the_camera_foot_is_found_from_the_corners(eye, focal):
     eye = np.array(eye)
     corners = seen_by(eye, np.array([0.5, 0.4, 0.0]), focal)
     h = dice_tilt.to_plane(corners, ASPECT)
-    assert dice_tilt.camera_foot(h, (1280, 720)) == pytest.approx(eye[:2], abs=0.03)
+    assert camera.camera_foot(h, (1280, 720)) == pytest.approx(eye[:2], abs=0.03)
 
 
 def test_away_from_the_foot_is_up_in_the_patch():
@@ -157,7 +157,7 @@ def test_the_board_plane_and_foot_are_made_once_for_a_board():
     to_board, foot = dice_tilt.board_plane(corners, 0.87, (1280, 720))
     expected = dice_tilt.to_plane(corners, 0.87)
     assert np.allclose(to_board, expected)
-    assert np.allclose(foot, dice_tilt.camera_foot(expected, (1280, 720)))
+    assert np.allclose(foot, camera.camera_foot(expected, (1280, 720)))
     # the same corners as another sequence: the same arrays, not made again
     again = dice_tilt.board_plane([tuple(c) for c in corners.tolist()], 0.87, (1280, 720))
     assert again[0] is to_board and again[1] is foot

@@ -50,7 +50,7 @@ not): 153 tiles misread.
 
 Each tray is also read from a second view (``trays10``): the tray seen at the height of the
 tops of the checkers standing in it (a checker's diameter above its floor, ``tray_lift``),
-where the camera's pose, recovered from the corners (``dice_tilt.camera_pose``), puts them
+where the camera's pose, recovered from the corners (``camera.camera_pose``), puts them
 (``lifted_to_image``). At the floor a stack is seen displaced by its height, away from the
 point under the camera, by up to a few checkers' thickness: cut off at the tray's outer end or
 drawn out beyond its inner end as the camera stands. At its checkers' height a stack starts at
@@ -80,9 +80,9 @@ import numpy as np
 
 from nardy.calibration import BoardProfile
 from nardy.vision import tinynet
-from nardy.vision.checkers import MOST, TilesRead, _agreed, as_read, light_and_dark
+from nardy.vision.camera import camera_centre, camera_pose
+from nardy.vision.checkers import MOST, TilesRead, agreed, as_read, light_and_dark
 from nardy.vision.config import VisionConfig
-from nardy.vision.dice_tilt import camera_pose
 from nardy.vision.sampler import grid
 
 TRAY_WEIGHTS = Path(__file__).with_name("tray_model.npz")
@@ -183,13 +183,13 @@ class BarTraySampler:
 def lifted_to_image(profile: BoardProfile, points: np.ndarray, height: float) -> np.ndarray:
     """Where board points (x, y: the surface's coordinates) seen ``height`` above the surface
     (a share of its width) lie in the image: the camera's pose recovered from the profile's
-    homography (``dice_tilt.camera_pose``). At height 0 it is ``profile.board_to_image``."""
+    homography (``camera.camera_pose``). At height 0 it is ``profile.board_to_image``."""
     aspect = profile.geometry.aspect
     to_plane = np.diag([1.0, aspect, 1.0]) @ profile.h  # the plane's units: the width is 1
     size = profile.image_size
     f, pose = camera_pose(to_plane, size)
     r3 = np.cross(pose[:, 0], pose[:, 1])
-    centre = -np.stack([pose[:, 0], pose[:, 1], r3], axis=1).T @ pose[:, 2]
+    centre = camera_centre(pose)
     up = np.sign(centre[2]) or 1.0  # towards the camera
     k = np.array([[f, 0, size[0] / 2], [0, f, size[1] / 2], [0, 0, 1.0]])
     lift = k @ np.stack([pose[:, 0], pose[:, 1] * aspect, pose[:, 2] + up * height * r3], axis=1)
@@ -291,8 +291,8 @@ def read_trays(
     top = read_with(lifted, lifted_weights)
     if floor.light_p is None or top.light_p is None:
         return floor
-    light = _agreed(light_and_dark(floor.light_p), light_and_dark(top.light_p))
-    return as_read(_agreed(floor.count_p, top.count_p), light[:, 0])
+    light = agreed(light_and_dark(floor.light_p), light_and_dark(top.light_p))
+    return as_read(agreed(floor.count_p, top.count_p), light[:, 0])
 
 
 def rows(read: TilesRead, which: slice) -> TilesRead:

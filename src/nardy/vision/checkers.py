@@ -104,7 +104,7 @@ def as_read(count_p: np.ndarray, light_p: np.ndarray) -> TilesRead:
     return TilesRead(counts, light, conf, count_p, light_p)
 
 
-def _agreed(*probs: np.ndarray, weights: tuple[float, ...] | None = None) -> np.ndarray:
+def agreed(*probs: np.ndarray, weights: tuple[float, ...] | None = None) -> np.ndarray:
     """The normalised geometric mean of readings' probabilities (rows), each reading counted
     ``weights`` times (once each when not given)."""
     w = np.ones(len(probs)) if weights is None else np.asarray(weights, float)
@@ -138,9 +138,9 @@ def read_fine(
     if second is not None:
         others.append(read_with(tiles[doubt], kinds[doubt], second, fine=True))
     count_p, light_p = read.count_p.copy(), read.light_p.copy()
-    count_p[doubt] = _agreed(read.count_p[doubt], *(o.count_p for o in others))
+    count_p[doubt] = agreed(read.count_p[doubt], *(o.count_p for o in others))
     lights = (light_and_dark(o.light_p) for o in others)
-    light_p[doubt] = _agreed(light_and_dark(read.light_p[doubt]), *lights)[:, 0]
+    light_p[doubt] = agreed(light_and_dark(read.light_p[doubt]), *lights)[:, 0]
     return as_read(count_p, light_p)
 
 
@@ -223,15 +223,15 @@ def read_tall(
     stays ``read``'s."""
     count_p, _ = tall_probs(close, weights)
     w = config.tall_read_weight
-    agreed = _agreed(count_p, read.count_p[tall], weights=(1.0, w))
-    doubt = np.flatnonzero(agreed.max(axis=1) < config.tall_mirror)
+    agreed_p = agreed(count_p, read.count_p[tall], weights=(1.0, w))
+    doubt = np.flatnonzero(agreed_p.max(axis=1) < config.tall_mirror)
     if len(doubt):
         mirror, _ = tall_probs(np.ascontiguousarray(close[doubt, :, ::-1]), weights)
-        agreed[doubt] = _agreed(
+        agreed_p[doubt] = agreed(
             count_p[doubt], mirror, read.count_p[tall[doubt]], weights=(1.0, 1.0, w)
         )
     light_p = read.light_p[tall] if read.light_p is not None else read.light[tall] * 1.0
-    return as_read(agreed, light_p)
+    return as_read(agreed_p, light_p)
 
 
 def _merged(read: TilesRead, idx: np.ndarray, closer: TilesRead) -> TilesRead:
