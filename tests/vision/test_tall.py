@@ -211,3 +211,32 @@ def test_a_close_reading_never_mirrored_is_the_weighted_geometric_mean_of_the_tw
     )
     top = count_p.argmax(axis=1)
     assert (half.count_p[[0, 1], top] >= full.count_p[[0, 1], top]).all()
+
+
+def test_detect_reads_the_board_again_only_for_dice_over_the_points(monkeypatch):
+    """``with_objects`` hands the board reader the centres of the dice found in a half of the
+    board (its points counted closely), and reads nothing again for dice on the bar or off."""
+    from nardy.vision import detect
+
+    flat, corners = draw_board(START)
+    photo, seen = photograph(flat, corners)
+    profile = BoardProfile.from_corners(seen, (1280, 720))
+    result = detect.detect_image(photo, profile=profile, objects=False)
+    assert result.reading.usable
+    calls: list[list[tuple[float, float]]] = []
+    original = BoardReader.read
+
+    def read(self, frame, dice=()):
+        calls.append(list(dice))
+        return original(self, frame, dice)
+
+    monkeypatch.setattr(BoardReader, "read", read)
+    found: list[dict] = []
+    monkeypatch.setattr(detect, "_dice_and_cube", lambda image, p, r: (tuple(found), None))
+    found[:] = [{"where": "bar", "center": [640.0, 360.0]}, {"where": "off", "center": [5, 5]}]
+    assert detect.with_objects(result, photo).reading == result.reading
+    assert calls == []
+    found.append({"where": "left", "center": [400.0, 300.0]})
+    again = detect.with_objects(result, photo)
+    assert calls == [[[400.0, 300.0]]]
+    assert again.dice == tuple(found)
