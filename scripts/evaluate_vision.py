@@ -153,11 +153,18 @@ def evaluate(
 
 def _dice(c: Counter, truth: dict, result) -> None:
     found = list(result.dice)
-    for die in truth.get("dice", []):
-        c["dice"] += 1
+    # a hidden die (its top face under the hand) counts for nothing, nor a reading on it
+    dice = sorted(truth.get("dice", []), key=lambda d: d.get("hidden", False))
+    for die in dice:
         cx, cy = die["center"]
         size = max(die["box"][2], die["box"][3])
         near = [d for d in found if np.hypot(d["center"][0] - cx, d["center"][1] - cy) < 0.7 * size]
+        if die.get("hidden"):
+            c["dice_hidden"] += 1
+            if near:
+                found.remove(near[0])
+            continue
+        c["dice"] += 1
         if not near:
             c["dice_missed"] += 1
             if not die["flat"]:
@@ -208,7 +215,8 @@ def report(res: dict) -> str:
         ),
         f"hand frames called usable: {c['hand_called_usable']} of {c['hand_frames']}",
         f"dice found:              {_pct(c['dice_found'], c['dice'])} "
-        f"(missed {c['dice_missed']}, spurious {c['dice_spurious']})",
+        f"(missed {c['dice_missed']}, spurious {c['dice_spurious']}, "
+        f"hidden left out {c['dice_hidden']})",
         f"dice value right:        {_pct(c['dice_value_right'], c['dice_found'])}",
         "cocked recall:           "
         + _pct(c["cocked_caught"], c["cocked_truth"] + c["cocked_missed"]),

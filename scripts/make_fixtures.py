@@ -6,6 +6,7 @@
     PYTHONPATH=src python scripts/make_fixtures.py --no-clips --only 'markers-*' stacks-022
     PYTHONPATH=src python scripts/make_fixtures.py --prefix unseen --looks held_out --limit 84 \
         --out tests/fixtures/unseen --no-clips
+    PYTHONPATH=src python scripts/make_fixtures.py --truth-only --no-clips [--prefix ... --out ...]
 
 Deterministic: every image's seed is derived from its name, so the same script writes the same
 files (byte for byte with the same OpenCV/libjpeg). ``plan()`` is what the tests re-render.
@@ -13,6 +14,11 @@ files (byte for byte with the same OpenCV/libjpeg). ``plan()`` is what the tests
 this way, so no fixture they are measured on was ever trained on. ``--looks held_out`` draws
 boards, checkers and dice no reader is trained on (``synth.styles.HELD_OUT_*``): the committed
 ``tests/fixtures/unseen`` set, which measures the readers on looks they have never seen.
+``--truth-only`` rewrites the truth of the images already written (when the renderer learns to
+say more about them) and leaves the images alone: an image with a hand is rendered again and
+must be the stored one byte for byte; one without takes its truth from the scene's geometry
+(``synth.render.drawless_truth``, no drawing), which must agree with the stored truth's. An
+image that fails is named and its truth left as it was.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 from nardy.synth import Scene, SceneError, random_scene, render  # noqa: E402
+from nardy.synth.render import drawless_truth  # noqa: E402
 
 #: (category, how many, random_scene keywords). Order is interleaved by ``plan``.
 CATEGORIES: list[tuple[str, int, dict[str, Any]]] = [
@@ -84,14 +91,13 @@ def plan(
     return out
 
 
-def make_image(
-    name: str,
+def make_scene(
     seed: int,
     kw: dict[str, Any],
     looks: str = "seen",
     adjust: Callable[[Scene, np.random.Generator], Scene] | None = None,
-) -> tuple[bytes, dict]:
-    """One render and its truth; ``adjust`` changes the drawn scene before it is rendered."""
+) -> Scene:
+    """The scene an image of this seed and category shows (``make_image`` renders it)."""
     rng = np.random.default_rng(seed)
     if looks != "seen":  # the category's board is one of the seen ones
         kw = {k: v for k, v in kw.items() if k != "board"} | {"looks": looks}
@@ -101,11 +107,51 @@ def make_image(
     scene = random_scene(rng, **kw)
     if adjust is not None:
         scene = adjust(scene, rng)
+    return scene
+
+
+def truth_of(name: str, seed: int, kw: dict[str, Any], looks: str, stored: bytes) -> dict | None:
+    """The truth of the stored image ``name``, as ``make_image`` writes it now, or None when
+    the stored image is not what the script makes. A scene with a hand is rendered (what the
+    hand covers is known only so) and must give the stored bytes; one without is its geometry
+    (``drawless_truth``), which the stored truth's own geometry must agree with."""
+    scene = make_scene(seed, kw, looks)
+    if scene.hand is not None:
+        data, truth = make_image(name, seed, kw, looks)
+        return truth if data == stored else None
+    truth = drawless_truth(scene, seed) | {"image": f"{name}.jpg"}
+    return truth
+
+
+def make_image(
+    name: str,
+    seed: int,
+    kw: dict[str, Any],
+    looks: str = "seen",
+    adjust: Callable[[Scene, np.random.Generator], Scene] | None = None,
+) -> tuple[bytes, dict]:
+    """One render and its truth; ``adjust`` changes the drawn scene before it is rendered."""
+    scene = make_scene(seed, kw, looks, adjust)
     img, truth = render(scene, seed)
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, scene.jpeg_quality])
     assert ok
     truth["image"] = f"{name}.jpg"
     return buf.tobytes(), truth
+
+
+def _same_geometry(truth: dict, stored: Path) -> bool:
+    """Whether ``truth`` is the stored truth but for what the renderer says of dice now and
+    said of none before (whether they can be seen)."""
+    if not stored.exists():
+        return True
+
+    def bare(t: dict) -> dict:
+        t = json.loads(json.dumps(t))
+        for d in t["dice"]:
+            d.pop("visible", None), d.pop("hidden", None)
+        return t
+
+    return bare(truth) == bare(json.loads(stored.read_text()))
 
 
 def main() -> int:
@@ -125,6 +171,11 @@ def main() -> int:
     ap.add_argument(
         "--only", nargs="+", metavar="GLOB", help="write only the images whose names match"
     )
+    ap.add_argument(
+        "--truth-only",
+        action="store_true",
+        help="rewrite only the truth of the images already there (each must render the same)",
+    )
     args = ap.parse_args()
     only = set(args.kinds.split(",")) if args.kinds else None
     known = {cat for cat, _, _ in CATEGORIES + TRAINING_ONLY}
@@ -138,15 +189,25 @@ def main() -> int:
     items = plan(args.prefix, args.repeat, only)[: args.limit]
     if args.only:
         items = [it for it in items if any(fnmatch.fnmatch(it[0], g) for g in args.only)]
+    if args.truth_only:
+        items = [it for it in items if (boards / f"{it[0]}.jpg").exists()]
+    differ = []
     for i, (name, seed, kw) in enumerate(items):
-        if (boards / f"{name}.json").exists() and args.prefix:
+        if (boards / f"{name}.json").exists() and args.prefix and not args.truth_only:
             continue  # a training set is made over several runs
-        try:
-            data, truth = make_image(name, seed, kw, args.looks)
-        except SceneError as exc:  # a rare drawn scene the renderer refuses
-            print(f"\n{name}: skipped ({type(exc).__name__}: {exc})", file=sys.stderr)
-            continue
-        (boards / f"{name}.jpg").write_bytes(data)
+        if args.truth_only:
+            data = (boards / f"{name}.jpg").read_bytes()
+            truth = truth_of(name, seed, kw, args.looks, data)
+            if truth is None or not _same_geometry(truth, boards / f"{name}.json"):
+                differ.append(name)  # not the stored picture: its truth is not this one's
+                continue
+        else:
+            try:
+                data, truth = make_image(name, seed, kw, args.looks)
+            except SceneError as exc:  # a rare drawn scene the renderer refuses
+                print(f"\n{name}: skipped ({type(exc).__name__}: {exc})", file=sys.stderr)
+                continue
+            (boards / f"{name}.jpg").write_bytes(data)
         (boards / f"{name}.json").write_text(json.dumps(truth, indent=1) + "\n")
         size += len(data)
         kinds[name.rsplit("-", 1)[0].removeprefix(f"{args.prefix}-")] += 1
@@ -160,6 +221,8 @@ def main() -> int:
         facts[f"checkers {truth['style']['checkers']}"] += 1
         print(f"\r{i + 1}/{len(items)} {name}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
+    if differ:
+        print(f"{len(differ)} stored images render otherwise now, truth left: {' '.join(differ)}")
     print(f"{len(items)} images in {boards} ({size / 1e6:.1f} MB of JPEG)")
     for k, v in sorted(kinds.items()):
         print(f"  {k:14s} {v}")

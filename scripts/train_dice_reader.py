@@ -119,10 +119,13 @@ def real_dice(path: Path, w: int, h: int) -> np.ndarray:
 
 
 def rendered_dice(path: Path) -> np.ndarray:
+    """The render's dice in view (x, y, side, value, cocked): a die the truth calls hidden,
+    under the hand, is no die to learn: what is seen there is the hand."""
     truth = json.loads(path.with_suffix(".json").read_text())
     rows = [
         [d["center"][0], d["center"][1], max(d["box"][2], d["box"][3]), d["value"], not d["flat"]]
         for d in truth["dice"]
+        if not d.get("hidden")
     ]
     return np.array(rows, np.float64).reshape(-1, 5)
 

@@ -222,3 +222,24 @@ def test_a_picture_that_looks_past_the_table_shows_a_room_not_black():
     scene = Scene(camera=Camera(**SKYWARD), size=(320, 180))
     image, _ = render(scene, 3, ss=1)
     assert (image.max(2) < 12).mean() < 0.01
+
+
+def test_a_die_under_the_hand_is_hidden_and_one_in_view_is_not():
+    """The truth says how much of each die's top face the picture shows: a die under the
+    hand's palm is hidden, the same die without the hand is wholly seen; and a scene without a
+    hand has the same truth drawn or not (``drawless_truth``)."""
+    from nardy.synth import Die, Hand
+    from nardy.synth.render import drawless_truth
+
+    scene = random_scene(np.random.default_rng(12), n_dice=0, with_hand=False, with_cube=False)
+    dice = (Die(3, "right", (150.0, -60.0)), Die(5, "left", (-180.0, 60.0)))
+    bare = dataclasses.replace(scene, dice=dice)
+    # the palm lies some 120 mm back from the fingertips, toward the player (the bottom edge)
+    palm = Hand(enters="bottom", reach=(150.0, 60.0), height=25.0)
+    _, seen = render(bare, 12, ss=1)
+    _, covered = render(dataclasses.replace(bare, hand=palm), 12, ss=1)
+    assert [d["visible"] for d in seen["dice"]] == [1.0, 1.0]
+    assert not any("hidden" in d for d in seen["dice"])
+    assert covered["dice"][0]["hidden"] is True and covered["dice"][0]["visible"] < 0.25
+    assert covered["dice"][1]["visible"] == 1.0 and "hidden" not in covered["dice"][1]
+    assert drawless_truth(bare, 12) == seen

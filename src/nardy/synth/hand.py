@@ -132,8 +132,11 @@ def draw_hand(
     rng: np.random.Generator,
     shadow: float,
     holding: tuple[BGR, BGR] | None = None,
-) -> None:
-    """Draw the hand (and the checker it holds, in ``holding``'s light or dark colour)."""
+) -> np.ndarray:
+    """Draw the hand (and the checker it holds, in ``holding``'s light or dark colour).
+
+    Returns what it covers: the canvas pixels (bool, h × w) that the hand, its arm and sleeve
+    and what it holds were drawn over (its shadow is not a cover: what lies under it is seen)."""
     col, alpha = hand_texture(hand, rng)
     corners = hand_plane(hand, float(canvas.view.eye[2]))
     # the shadow: the silhouette thrown from the lamp onto the board, blurred by the height
@@ -149,6 +152,7 @@ def draw_hand(
         ppm = canvas.view.f / float(np.linalg.norm(canvas.view.eye))
         sh = soft(sh, max(2.0, 0.06 * hand.height * ppm))
         canvas.img *= (1 - (0.35 + 0.4 * shadow) * np.clip(sh, 0, 1))[..., None]
+    under = canvas.img.copy()
     if hand.holding == "cup":
         _draw_cup(canvas, hand)
     elif hand.holding and holding is not None:
@@ -162,6 +166,7 @@ def draw_hand(
             at, np.array([0.0, 0.0, 1.0]), board.checker / 2, t, colour * 0.9, face, 0.5
         )
     canvas.quad(corners, col, alpha)
+    return (canvas.img != under).any(axis=2)
 
 
 CUP = (82.0, 105.0)  # the dice cup's diameter and height, mm

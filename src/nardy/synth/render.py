@@ -166,9 +166,12 @@ def render(scene: Scene, seed: int = 0, ss: int = 2, frame: int = 0) -> tuple[np
     placed = painter.objects()
     if scene.lighting.glare >= GLARE_UNUSABLE:
         painter._glare()  # blinding: over the checkers too, the sensor saturates
+    cover = None
     if scene.hand is not None:
         chk = checker_set(scene.checkers)
-        draw_hand(canvas, scene.hand, board, rng, scene.lighting.shadow, (chk.light, chk.dark))
+        shade = scene.lighting.shadow
+        cover = draw_hand(canvas, scene.hand, board, rng, shade, (chk.light, chk.dark))
+    placed["seen"] = [top_seen(pts, view0, lens, scene.size, cover, view) for pts in placed["dice"]]
     small = cv2.resize(canvas.img, (cw, ch), interpolation=cv2.INTER_AREA)
     img = cv2.remap(small, mapx - x0, mapy - y0, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     img = develop(img, scene.lighting, np.random.default_rng([seed, frame, 7]))
@@ -176,6 +179,21 @@ def render(scene: Scene, seed: int = 0, ss: int = 2, frame: int = 0) -> tuple[np
 
 
 _BOARD_CACHE: dict = {}
+
+
+def drawless_truth(scene: Scene, seed: int = 0) -> dict:
+    """``render``'s truth of a scene without a hand, found without drawing the picture: all of
+    it is the scene's geometry then (a hand's cover of the dice only drawing it tells)."""
+    if scene.hand is not None:
+        raise ValueError("drawless_truth: a hand's cover of the dice is known only by drawing it")
+    checker_set(scene.checkers)
+    view, lens, board = image_view(scene)
+    dice = [_solid_corners(d.at, *_die_pose(d, board))[1] for d in scene.dice]
+    cube = None
+    if scene.cube is not None:
+        cube = _solid_corners(scene.cube.at, *_cube_pose(scene.cube, board))[1]
+    seen = [top_seen(pts, view, lens, scene.size) for pts in dice]
+    return truth(scene, seed, view, lens, board, {"dice": dice, "cube": cube, "seen": seen})
 
 
 def _static(scene: Scene) -> Scene:
@@ -530,44 +548,27 @@ class _Painter:
 
     def _die(self, die, items) -> np.ndarray:
         st = dice_style(die.style)
-        size = die_size(die.style, self.b.checker)
-        rot = _die_rotation(die.turn, die.lean if not die.flat else 0.0, die.lean_toward)
+        z0, size, rot = _die_pose(die, self.b)
         values = _die_faces(die.value, self.rng)
-        return self._solid(
-            die.at,
-            self.b.surface_z(*die.at),
-            size,
-            rot,
-            values,
-            st.body,
-            st.pips,
-            items,
-            tx.die_face,
-            0.9,
-        )
+        return self._solid(die.at, z0, size, rot, values, st.body, st.pips, items, tx.die_face, 0.9)
 
     def _cube(self, items) -> np.ndarray:
         cube = self.s.cube
         body, ink = CUBE_STYLES[cube.style]
-        z = self.b.surface_z(*cube.at)
-        rot = _die_rotation(cube.turn, 0.0, 0.0)
+        z, size, rot = _cube_pose(cube, self.b)
         top = cube.value
         rest = [v for v in CUBE_OPPOSITE if v not in (top, CUBE_OPPOSITE[top])]
         a = rest[0]
         b_ = next(v for v in rest if v not in (a, CUBE_OPPOSITE[a]))
         values = [a, CUBE_OPPOSITE[a], b_, CUBE_OPPOSITE[b_], top, CUBE_OPPOSITE[top]]
-        return self._solid(cube.at, z, CUBE_MM, rot, values, body, ink, items, tx.cube_face, 0.6)
+        return self._solid(cube.at, z, size, rot, values, body, ink, items, tx.cube_face, 0.6)
 
     def _solid(self, at, z0, size, rot, values, body, ink, items, face_fn, gloss):
         c = self.c
         n = int(np.clip(size * self.ppm * 1.3, 32, 160))
         faces = [face_fn(n, v, body, ink) for v in values]
         alpha = tx.rounded_square_alpha(n, n * 0.12)
-        corners = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)])
-        local = corners * size / 2 @ rot.T
-        lift = -local[:, 2].min()
-        centre = np.array([at[0], at[1], z0 + lift])
-        pts = centre + local
+        centre, pts = _solid_corners(at, z0, size, rot)
         c.cast(pts, z0)
         body_ = np.float32(body)
 
@@ -576,6 +577,27 @@ class _Painter:
 
         items.append((float(c.view.depth(centre[None])[0]), draw))
         return pts
+
+
+def _die_pose(die, board: Board) -> tuple[float, float, np.ndarray]:
+    """The height a die stands on, its edge (mm) and its axes (columns, board axes)."""
+    rot = _die_rotation(die.turn, die.lean if not die.flat else 0.0, die.lean_toward)
+    return board.surface_z(*die.at), die_size(die.style, board.checker), rot
+
+
+def _cube_pose(cube, board: Board) -> tuple[float, float, np.ndarray]:
+    """The height the doubling cube stands on, its edge (mm) and its axes."""
+    return board.surface_z(*cube.at), CUBE_MM, _die_rotation(cube.turn, 0.0, 0.0)
+
+
+def _solid_corners(at, z0: float, size: float, rot: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The centre and the eight corners (board mm) of a cube of edge ``size`` turned by ``rot``
+    standing at ``at`` on the height ``z0`` (its lowest corner on it)."""
+    corners = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)])
+    local = corners * size / 2 @ rot.T
+    lift = -local[:, 2].min()
+    centre = np.array([at[0], at[1], z0 + lift])
+    return centre, centre + local
 
 
 def _rect(r, z: float) -> np.ndarray:
@@ -613,6 +635,47 @@ def _die_faces(top: int, rng: np.random.Generator) -> list[int]:
     return [a, 7 - a, b, 7 - b, top, 7 - top]
 
 
+#: A die is hidden when less than this share of its top face is in the picture, out from under
+#: the hand: what little shows of it (a strip along an edge, a corner) is no die's face to find,
+#: nor a value to read.
+HIDDEN_BELOW = 0.25
+#: Samples across the top face (a side) for ``top_seen``.
+_TOP_SAMPLES = 20
+
+
+def top_seen(
+    corners: np.ndarray,
+    view: View,
+    lens: Lens,
+    size: tuple[int, int],
+    cover: np.ndarray | None = None,
+    canvas_view: View | None = None,
+) -> float:
+    """The share of a die's top face that the picture shows: inside the image (``view`` and
+    ``lens`` map onto it, ``size``) and not drawn over by the hand (``cover``, pixels of the
+    canvas ``canvas_view`` maps onto; None without a hand). ``corners`` are the die's eight
+    corners (board mm); its top face is the four highest. Only the hand (its arm and sleeve,
+    what it holds) and the picture's edges cover it here: not a checker or the cube before it."""
+    top = corners[np.argsort(corners[:, 2])[-4:]]
+    # a square face: the two corners nearest the first are its edges' other ends
+    near = np.argsort(np.linalg.norm(top - top[0], axis=1))[1:3]
+    along, across = top[near[0]] - top[0], top[near[1]] - top[0]
+    t = (np.arange(_TOP_SAMPLES) + 0.5) / _TOP_SAMPLES
+    s, r = np.meshgrid(t, t)
+    pts = top[0] + s.reshape(-1, 1) * along + r.reshape(-1, 1) * across
+    uv = to_image(view, lens, pts)
+    w, h = size
+    seen = (uv[:, 0] >= 0) & (uv[:, 0] < w) & (uv[:, 1] >= 0) & (uv[:, 1] < h)
+    if cover is not None and canvas_view is not None:
+        px = np.round(canvas_view.project(pts)).astype(int)
+        ch, cw = cover.shape
+        on = (px[:, 0] >= 0) & (px[:, 0] < cw) & (px[:, 1] >= 0) & (px[:, 1] < ch)
+        under = np.zeros(len(pts), bool)
+        under[on] = cover[px[on, 1], px[on, 0]]
+        seen &= ~under
+    return float(seen.mean())
+
+
 def truth(scene: Scene, seed: int, view: View, lens: Lens, board: Board, placed) -> dict:
     """The fixture's JSON form (see ``nardy.synth``'s docstring)."""
     chk = checker_set(scene.checkers)
@@ -625,7 +688,8 @@ def truth(scene: Scene, seed: int, view: View, lens: Lens, board: Board, placed)
         usable, why = False, "glare"
     trays_seen = _trays_in_view(scene, view, lens, board)
     dice = []
-    for die, pts in zip(scene.dice, placed["dice"], strict=True):
+    for die, pts, seen in zip(scene.dice, placed["dice"], placed["seen"], strict=True):
+        seen = round(seen, 2)
         uv = to_image(view, lens, pts)
         top = pts[np.argsort(pts[:, 2])[-4:]].mean(0)
         cx, cy = to_image(view, lens, top)[0]
@@ -643,8 +707,11 @@ def truth(scene: Scene, seed: int, view: View, lens: Lens, board: Board, placed)
                     round(float(x1 - x0), 1),
                     round(float(y1 - y0), 1),
                 ],
+                "visible": seen,
             }
         )
+        if seen < HIDDEN_BELOW:
+            dice[-1]["hidden"] = True
     cube = None
     if scene.cube is not None:
         uv = to_image(view, lens, placed["cube"])

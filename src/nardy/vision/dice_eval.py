@@ -5,6 +5,10 @@ Truth comes in two forms: the real photographs' YOLO labels (a box over the top 
 value = class + 1) and the rendered fixtures' JSON (``dice``: value, flat, where, center, box;
 ``cube``: value, where, or null). A reading matches a true die when its centre lies within
 ``reach`` times the larger side of the true box (or of its own box) from the true centre.
+
+A rendered die the truth calls ``hidden`` (its top face all but wholly under the hand, or out
+of the picture: ``nardy.synth.render.top_seen``) is left out of every figure: neither found nor
+missed when read or not, and a reading on it is no false die. ``DiceScore.hidden`` counts them.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ class TrueDie:
     flat: bool | None = None  # None where the truth does not say (the real photographs)
     where: str | None = None
     style: str | None = None  # the rendered die's style (white, ivory, red, ...)
+    hidden: bool = False  # its top face is not in the picture to be seen (the renderer says)
 
 
 @dataclass
@@ -43,6 +48,7 @@ class DiceScore:
     cocked_called_right: int = 0
     where_total: int = 0
     where_right: int = 0
+    hidden: int = 0  # true dice left out of the figures: no one could see them
     wrong: list[tuple[str, int, int | None]] = field(default_factory=list)
 
     @property
@@ -74,6 +80,8 @@ class DiceScore:
             )
         if self.where_total:
             text += f", where right {self.where_right}/{self.where_total}"
+        if self.hidden:
+            text += f"; {self.hidden} hidden {'die' if self.hidden == 1 else 'dice'} left out"
         return text
 
 
@@ -99,6 +107,7 @@ def fixture_truth(truth: dict) -> list[TrueDie]:
                 bool(d.get("flat", True)),
                 d.get("where"),
                 drawn[i].get("style") if i < len(drawn) else None,
+                bool(d.get("hidden", False)),
             )
         )
     return out
@@ -111,10 +120,12 @@ def load_fixture(path: Path) -> dict:
 def match(
     readings: Sequence[DieReading], truth: Sequence[TrueDie], reach: float = 0.8
 ) -> list[int | None]:
-    """For each true die, the index of the reading that found it (greedy nearest), or None."""
+    """For each true die, the index of the reading that found it (greedy nearest), or None.
+    Hidden dice are matched last, so that none takes a reading from a die in view."""
     used: set[int] = set()
-    out: list[int | None] = []
-    for t in truth:
+    out: list[int | None] = [None] * len(truth)
+    for i in sorted(range(len(truth)), key=lambda i: truth[i].hidden):
+        t = truth[i]
         best, best_d = None, None
         for k, r in enumerate(readings):
             if k in used:
@@ -124,7 +135,7 @@ def match(
                 best, best_d = k, d
         if best is not None:
             used.add(best)
-        out.append(best)
+        out[i] = best
     return out
 
 
@@ -142,6 +153,9 @@ def score_image(
     truth = list(truth)
     found = match(readings, truth, reach)
     for t, best in zip(truth, found, strict=True):
+        if t.hidden:
+            score.hidden += 1
+            continue
         score.dice += 1
         score.cocked_dice += t.flat is False
         if best is None:
