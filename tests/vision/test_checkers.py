@@ -122,6 +122,15 @@ def test_the_lighter_of_two_sets_is_light_whatever_the_network_said():
     assert settle_colours(tiles, read, VisionConfig()).light.tolist() == settled.light.tolist()
 
 
+def test_a_dark_checker_under_a_highlight_stays_dark():
+    light, dark = (180, 180, 180), (25, 25, 25)
+    tiles = _tiles([light, dark, light, dark, light, dark, dark, dark])
+    tiles[7, :4, 6:18] = 255  # the lamp's highlight over nearly half of its face
+    said = [True, False, True, False, True, False, False, False]
+    read = replace(_read([{1: 0.99}] * 8, said), light_p=np.array(said, float))
+    assert settle_colours(tiles, read, VisionConfig()).light.tolist() == said
+
+
 def test_one_set_in_uneven_light_stays_one_set():
     # white checkers from lamp-lit to shadowed, with no gap between: not two sets
     whites = [(v, v, v) for v in (235, 222, 210, 198, 186, 175)]
