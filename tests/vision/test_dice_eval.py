@@ -36,3 +36,17 @@ def test_a_hidden_die_takes_no_reading_from_a_die_in_view_beside_it():
     score = DiceScore()
     score_image(score, "x", [_reading(105, 100, 3)], truth)
     assert (score.dice, score.found, score.right, score.false) == (1, 1, 1, 0)
+
+
+def test_a_reading_is_scored_against_the_die_it_lies_on():
+    """Two dice lying together, one found: the reading counts for the die under it, the other
+    die as missed, whatever the truth's order (the reader is right about the die it read)."""
+    from nardy.vision.dice_eval import match
+
+    for order in (1, -1):
+        truth = fixture_truth(_truth((100, 100, 2, False), (100, 118, 3, False)))[::order]
+        reading = _reading(101, 116, 3)
+        assert [truth[i].value for i, k in enumerate(match([reading], truth)) if k == 0] == [3]
+        score = DiceScore()
+        score_image(score, "x", [reading], truth)
+        assert (score.dice, score.found, score.right, score.false) == (2, 1, 1, 0)

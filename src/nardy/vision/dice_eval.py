@@ -120,22 +120,23 @@ def load_fixture(path: Path) -> dict:
 def match(
     readings: Sequence[DieReading], truth: Sequence[TrueDie], reach: float = 0.8
 ) -> list[int | None]:
-    """For each true die, the index of the reading that found it (greedy nearest), or None.
-    Hidden dice are matched last, so that none takes a reading from a die in view."""
-    used: set[int] = set()
-    out: list[int | None] = [None] * len(truth)
-    for i in sorted(range(len(truth)), key=lambda i: truth[i].hidden):
-        t = truth[i]
-        best, best_d = None, None
+    """For each true die, the index of the reading that found it, or None: the closest pair of
+    a die and a reading within reach first, then the closest of the rest, and so on (taken die
+    by die in the truth's order, a reading on one of two dice lying together went to whichever
+    came first, and its right value was counted wrong for the other die). Hidden dice are
+    matched last, so that none takes a reading from a die in view."""
+    pairs = []
+    for i, t in enumerate(truth):
         for k, r in enumerate(readings):
-            if k in used:
-                continue
             d = float(np.hypot(r.center[0] - t.center[0], r.center[1] - t.center[1]))
-            if d <= reach * max(t.size, r.box[2], r.box[3]) + 2 and (best_d is None or d < best_d):
-                best, best_d = k, d
-        if best is not None:
-            used.add(best)
-        out[i] = best
+            if d <= reach * max(t.size, r.box[2], r.box[3]) + 2:
+                pairs.append((t.hidden, d, i, k))
+    out: list[int | None] = [None] * len(truth)
+    used: set[int] = set()
+    for _, _, i, k in sorted(pairs):
+        if out[i] is None and k not in used:
+            out[i] = k
+            used.add(k)
     return out
 
 
