@@ -22,6 +22,7 @@ from nardy.vision.dice import (
     place_dice,
     where_on_board,
 )
+from nardy.vision.dice_centres import Proposal
 from nardy.vision.dice_eval import DiceScore, score_image, yolo_truth
 
 REAL = Path(__file__).resolve().parent.parent / "fixtures" / "dice-real"
@@ -155,3 +156,51 @@ def test_where_on_a_board():
     assert where_on_board((420, 120), lambda pts: np.array([[0.7, 0.2]])) == "right"
     with pytest.raises(ValueError):
         place_dice(dice)
+
+
+def test_on_a_known_board_the_value_is_read_from_a_tighter_cut(monkeypatch):
+    """``read_flat`` with ``value_face``: the last read's places and turns cut again for a face
+    that share of the one found, in the same batch; the value from those patches, flat or
+    cocked from the looser ones. ``find_dice`` hands it ``board_value_cut``."""
+    from nardy.vision import dice, dice_tilt
+
+    corners = [(100.0, 80.0), (540.0, 90.0), (600.0, 420.0), (40.0, 400.0)]
+    h, foot = dice_tilt.board_plane(corners, 0.87, (640, 480))
+    image = np.full((480, 640, 3), 60, np.uint8)
+    cv2.rectangle(image, (300, 220), (323, 243), (240, 240, 240), -1)
+    batches = []
+
+    def predict(patches):  # the share of a patch the bright face fills: a tighter cut, more
+        batches.append(len(patches))
+        fill = np.array([(p[..., 0] > 150).mean() for p in patches])
+        values = np.zeros((len(patches), 6))
+        values[np.arange(len(patches)), np.minimum((fill * 12).astype(int), 5)] = 1.0
+        return fill, values, np.zeros((len(patches), 2))
+
+    monkeypatch.setattr(dice_tilt, "predict", predict)
+    at, face = np.array([[311.5, 231.5]]), [24.0]
+    loose_tilt, loose = dice_tilt.read_flat(image, h, at, face, foot, recentre=1)
+    assert batches == [2, 2]
+    tilt, values = dice_tilt.read_flat(image, h, at, face, foot, recentre=1, value_face=0.7)
+    assert batches[2:] == [2, 4]  # the tight patches read in the last read's batch
+    assert tilt == pytest.approx(loose_tilt)
+    assert np.argmax(values) > np.argmax(loose)  # the face fills more of a tighter cut
+
+    handed = []
+    monkeypatch.setattr(dice, "in_region", lambda *args: [Proposal(50.0, 50.0, 10.0, 0.8)])
+    monkeypatch.setattr(dice, "face_sides", lambda corners, points, f: np.full(len(points), 10.0))
+
+    def read(bgr, centres, sides, turns=1, weights=None):  # the patch reader: a die, a 3
+        n = len(centres)
+        prob = np.tile([0.02, 0.0, 0.0, 0.9, 0.08, 0.0, 0.0], (n, 1))
+        return prob, np.zeros(n), np.asarray(centres, float), np.full(n, 12.0)
+
+    def flat(bgr, to_board, centres, faces, foot, recentre, value_face):
+        handed.append(value_face)
+        return np.zeros(len(centres)), np.tile([0.0, 0.0, 0.9, 0.1, 0.0, 0.0], (len(centres), 1))
+
+    monkeypatch.setattr(dice, "_read_patches", read)
+    monkeypatch.setattr(dice.dice_tilt, "read_flat", flat)
+    board = [(0, 0), (239, 0), (239, 199), (0, 199)]
+    find_dice(np.zeros((200, 240, 3), np.uint8), replace(DiceConfig(), board_value_cut=0.8), board)
+    assert handed == [0.8]

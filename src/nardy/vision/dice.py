@@ -113,6 +113,15 @@ class DiceConfig:
     # often found off its centre, toward the side face it shows). On the same renders one
     # misreads 73 of 618 values and none 82 (session 9's network, not re-centred: 98)
     board_recentre: int = 1
+    # the value is read from patches cut at the last of those reads' places for a top face
+    # this share of the side the patch reader found: a tighter cut shows the pips larger and
+    # less of what lies beside the face (side faces, a die leaning on it). On 288 held-out
+    # renders, never the fixtures (``make_fixtures.py --prefix dv11h``, 147, and
+    # ``make_dice_set.py --prefix dv11d``, 140, half their dice cocked; 482 found dice): 0.85
+    # misreads 29 values against 36 (every read cut tighter: 31; 0.8, 0.9, 0.95 so: 34, 33,
+    # 33). Flat or cocked stays the looser cut's: every read cut tighter called fewer flat dice
+    # cocked there (45 against 52 of 379) but more on the fixtures
+    board_value_cut: float = 0.85
     turns: int = 4  # the second read averages this many turns of each die (value, tilt, box)
     # on a known board the board's reader reads each die's last cut again, at this many turns,
     # to say whether it is a die (on the 439 held-out renders of board_min_die, 1 finds 680
@@ -322,7 +331,9 @@ def _learned_dice(
     if corners is not None and len(keep):  # flat or cocked, and the value, read again in the
         size = (bgr.shape[1], bgr.shape[0])  # board's plane instead
         to_board, foot = dice_tilt.board_plane(corners, config.board_aspect, size)
-        tilt, values = dice_tilt.read_flat(bgr, to_board, xy, face, foot, config.board_recentre)
+        tilt, values = dice_tilt.read_flat(
+            bgr, to_board, xy, face, foot, config.board_recentre, config.board_value_cut
+        )
         cocked = config.board_cocked
         sure = values.max(axis=1)  # the confidence is the reader's whose value it is
     value = np.argmax(values, axis=1) + 1

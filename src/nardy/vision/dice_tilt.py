@@ -164,12 +164,15 @@ def read_flat(
     faces: Sequence[float] | np.ndarray,
     foot: np.ndarray,
     recentre: int = 0,
+    value_face: float = 1.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``predict`` on the board-plane patches of found top faces (``centres``, ``faces`` in
     image pixels), each cut with away from the camera's ``foot`` up, and mirrored (which keeps
     it up); the two reads averaged. With ``recentre`` the patches are first cut and read that
     many times more, each around the top face's centre the read before found (a cocked die's
-    face is often found off its centre, toward the side face it shows)."""
+    face is often found off its centre, toward the side face it shows). With ``value_face``
+    other than 1 the value is read from patches cut at the last read's place for faces that
+    share of ``faces`` (``DiceConfig.board_value_cut``), flat or cocked from the last read's."""
     n = len(centres)
     if not n:
         return np.zeros(0), np.zeros((0, 6))
@@ -181,8 +184,16 @@ def read_flat(
             for flip in (False, True)
             for c, f, a in zip(xy, faces, turns, strict=True)
         ]
-        cocked, values, at = predict(np.stack([cut_by(bgr, m) for m in frames]))
+        tight = []  # the last read's places and turns, cut tighter for the value, read with it
+        if k == recentre and value_face != 1.0:
+            tight = [
+                patch_frame(to_board, (float(c[0]), float(c[1])), f * value_face, a, flip)
+                for flip in (False, True)
+                for c, f, a in zip(xy, faces, turns, strict=True)
+            ]
+        cocked, values, at = predict(np.stack([cut_by(bgr, m) for m in frames + tight]))
         if k == recentre:
+            cocked, values = cocked[: 2 * n], values[-2 * n :]
             break
         # each read's face centre, patch pixels → image, the two reads averaged
         uv = (at * PATCH + (PATCH - 1) / 2).reshape(-1, 1, 2)
