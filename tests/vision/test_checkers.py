@@ -15,6 +15,7 @@ from nardy.vision.checkers import (
     TRAY,
     TilesRead,
     fit_sides,
+    lean_to_totals,
     read_fine,
     read_tiles,
     settle_colours,
@@ -151,6 +152,24 @@ def test_a_side_that_adds_up_only_through_an_unlikely_reading_keeps_what_was_rea
     fitted = fit_sides(read, 15, most_doubt=12.0)
     assert fitted.counts.tolist() == [2, 1, 15]  # dark gives little up; light would give a lot
     assert fit_sides(read, 15).counts[:2].sum() == 15  # with no limit it is forced
+
+
+def test_not_told_a_side_leans_to_a_games_total_but_is_not_forced_to_it():
+    # light: a sure 5 and a tray of 9 or 10 (9 likelier: 14 in all); dark: a sure 15
+    read = _read([{5: 0.99}, {9: 0.6, 10: 0.4}, {15: 0.99}], [True, True, False])
+    leaned = lean_to_totals(read, (15, 3), lean=3.0)
+    assert leaned.counts.tolist() == [5, 10, 15]  # 0.4 nats given up for 3 of prior
+    assert leaned.confidence[1] == pytest.approx(read.count_p[1, 10])
+    assert lean_to_totals(read, (15, 3), lean=0.3).counts.tolist() == [5, 9, 15]
+    # a side that reaches fifteen only through an unlikely count keeps what was read
+    sure = _read([{5: 0.99}, {9: 0.99}, {15: 0.99}], [True, True, False])
+    assert lean_to_totals(sure, (15, 3), lean=3.0).counts.tolist() == [5, 9, 15]
+    # hypergammon's three: a lone checker's tray read empty, a little likelier than one
+    hyper = _read([{2: 0.99}, {0: 0.55, 1: 0.45}, {3: 0.99}], [True, True, False])
+    assert lean_to_totals(hyper, (15, 3), lean=3.0).counts.tolist() == [2, 1, 3]
+    # a side over fifteen is not this fit's to mend (``cap_trays``)
+    over = _read([{10: 0.99}, {7: 0.6, 5: 0.4}, {15: 0.99}], [True, True, False])
+    assert lean_to_totals(over, (15, 3), lean=3.0).counts.tolist() == [10, 7, 15]
 
 
 def test_the_fine_network_reads_again_only_what_the_fast_one_finds_tall_or_unsure():

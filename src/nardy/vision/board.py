@@ -22,7 +22,14 @@ from nardy.vision.bar_trays import (
     read_trays,
     rows,
 )
-from nardy.vision.checkers import TilesRead, fit_sides, read_tiles, settle_colours
+from nardy.vision.checkers import (
+    MOST,
+    TilesRead,
+    fit_sides,
+    lean_to_totals,
+    read_tiles,
+    settle_colours,
+)
 from nardy.vision.config import VisionConfig
 from nardy.vision.hand_tiles import hand_probs
 from nardy.vision.reading import BoardReading
@@ -131,8 +138,15 @@ class BoardReader:
         read = settle_colours(checker_tiles, read, self.config)
         if whole and self.config.checkers_per_side is not None:
             read = fit_sides(read, self.config.checkers_per_side, self.config.fit_doubt)
-        elif whole and self.config.most_a_side is not None:
-            read = cap_trays(read, self.config.most_a_side, self.config.fit_doubt)
+        elif whole:
+            most = self.config.most_a_side
+            if most is not None:
+                read = cap_trays(read, most, self.config.fit_doubt)
+            # a usable frame with the trays in view sees every checker: lean to a game's totals
+            if not bad and self.config.total_lean > 0:
+                read = lean_to_totals(
+                    read, self.config.side_totals, self.config.total_lean, most or MOST
+                )
         signed = np.where(read.light, read.counts, -read.counts)
         bar, bar_conf = _sides(read, slice(24, 26))
         off, off_conf = None, 0.0

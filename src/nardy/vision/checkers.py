@@ -243,6 +243,37 @@ def _merged(read: TilesRead, idx: np.ndarray, closer: TilesRead) -> TilesRead:
     return TilesRead(*merged)
 
 
+def _side_ways(logp: np.ndarray, tiles: np.ndarray, most: int) -> tuple[np.ndarray, np.ndarray]:
+    """The most probable way for one set's ``tiles`` to hold k checkers in all, for every k up
+    to ``most``: ``best[k]`` its log-probability (the tiles' ``logp`` rows summed; -inf where
+    none), ``took[i, k]`` how many tile i holds in it when k stand on tiles 0..i."""
+    # ways[k, c]: k so far with c of them on this tile, k - c before it (where c can be)
+    k_, c_ = np.indices((most + 1, most + 1))
+    before, can = np.maximum(k_ - c_, 0), (c_ <= k_) & (c_ <= MOST)
+    on_tile = np.minimum(c_, MOST)
+    best = np.full(most + 1, -np.inf)
+    best[0] = 0.0
+    took = np.zeros((len(tiles), most + 1), int)
+    for i, t in enumerate(tiles):
+        ways = np.where(can, best[before] + logp[t][on_tile], -np.inf)
+        took[i] = ways.argmax(axis=1)
+        best = ways.max(axis=1)
+    return best, took
+
+
+def _take(read: TilesRead, tiles: np.ndarray, took: np.ndarray, total: int) -> TilesRead:
+    """``read`` with ``tiles`` holding the way ``_side_ways`` found to ``total``."""
+    counts, conf = read.counts.copy(), read.confidence.copy()
+    k = total
+    for i in range(len(tiles) - 1, -1, -1):
+        c = took[i, k]
+        if c != counts[tiles[i]]:
+            counts[tiles[i]] = c
+            conf[tiles[i]] = read.count_p[tiles[i], c]
+        k -= c
+    return replace(read, counts=counts, confidence=conf)
+
+
 def fit_sides(read: TilesRead, per_side: int, most_doubt: float = float("inf")) -> TilesRead:
     """The most probable counts (the product of the tiles' probabilities) under which each
     set has exactly ``per_side`` checkers over all tiles, every tile counted for the set its
@@ -251,33 +282,41 @@ def fit_sides(read: TilesRead, per_side: int, most_doubt: float = float("inf")) 
     log-probability (nats) against the network's own counts, keeps them (its missing
     checkers stand where the tiles do not look: a tray out of view taken for one in view,
     a checker in a hand)."""
-    counts = read.counts.copy()
-    conf = read.confidence.copy()
     logp = np.log(np.maximum(read.count_p, 1e-12))
-    # ways[k, c]: k so far with c of them on this tile, k - c before it (where c can be)
-    k_, c_ = np.indices((per_side + 1, per_side + 1))
-    before, can = np.maximum(k_ - c_, 0), (c_ <= k_) & (c_ <= MOST)
-    on_tile = np.minimum(c_, MOST)
     for side in (read.light, ~read.light):
         tiles = np.flatnonzero(side)
-        best = np.full(per_side + 1, -np.inf)  # best[k]: most probable way to make k so far
-        best[0] = 0.0
-        took = np.zeros((len(tiles), per_side + 1), int)
-        for i, t in enumerate(tiles):
-            ways = np.where(can, best[before] + logp[t][on_tile], -np.inf)
-            took[i] = ways.argmax(axis=1)
-            best = ways.max(axis=1)
+        best, took = _side_ways(logp, tiles, per_side)
         as_read = logp[tiles, read.counts[tiles]].sum()
         if not np.isfinite(best[per_side]) or as_read - best[per_side] > most_doubt:
             continue
-        k = per_side
-        for i in range(len(tiles) - 1, -1, -1):
-            c = took[i, k]
-            if c != counts[tiles[i]]:
-                counts[tiles[i]] = c
-                conf[tiles[i]] = read.count_p[tiles[i], c]
-            k -= c
-    return replace(read, counts=counts, confidence=conf)
+        read = _take(read, tiles, took, per_side)
+    return read
+
+
+def lean_to_totals(
+    read: TilesRead, totals: tuple[int, ...], lean: float, most: int = MOST
+) -> TilesRead:
+    """Each set's counts as the most probable under a prior that favours the totals a game
+    has (``totals``: 15 a side, 3 in hypergammon) by ``lean`` nats over any other total up to
+    ``most``: the tiles' probabilities times that prior, never forcing it. Told nothing of
+    the game, a reading of the whole board (the bar and both trays in view, the frame
+    usable: every checker on a point, the bar or in a tray) that makes a side 14 where 15
+    is a little less likely (a tray's stack read a checker short: ``bar_trays``) is read as
+    15; one that only a costlier change makes 15 keeps its own counts. A side read over
+    ``most`` is left as it is (``bar_trays.cap_trays`` takes it down)."""
+    logp = np.log(np.maximum(read.count_p, 1e-12))
+    bonus = np.array([lean if k in totals else 0.0 for k in range(most + 1)])
+    for side in (read.light, ~read.light):
+        tiles = np.flatnonzero(side)
+        total = int(read.counts[tiles].sum())
+        if total > most:
+            continue
+        best, took = _side_ways(logp, tiles, most)
+        # the network's own counts are the most probable way to their total (best[total])
+        k = int(np.argmax(best + bonus))
+        if best[k] + bonus[k] > best[total] + bonus[total]:
+            read = _take(read, tiles, took, k)
+    return read
 
 
 def first_checker_colour(tiles: np.ndarray, which: np.ndarray | None = None) -> np.ndarray:
