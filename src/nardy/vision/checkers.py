@@ -309,10 +309,12 @@ def lean_to_totals(
     for side in (read.light, ~read.light):
         tiles = np.flatnonzero(side)
         total = int(read.counts[tiles].sum())
-        if total > most:
+        # the network's own counts are the most probable way to their total: one of the
+        # game's totals already has the prior's best (most frames), one over ``most`` is not
+        # this fit's to mend
+        if total > most or total in totals:
             continue
         best, took = _side_ways(logp, tiles, most)
-        # the network's own counts are the most probable way to their total (best[total])
         k = int(np.argmax(best + bonus))
         if best[k] + bonus[k] > best[total] + bonus[total]:
             read = _take(read, tiles, took, k)
