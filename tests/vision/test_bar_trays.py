@@ -278,3 +278,28 @@ def test_each_tray_is_seen_at_its_floor_and_at_its_checkers_height():
     flat = BarTraySampler(profile_from_corners(image, truth["corners"]), VisionConfig(tray_lift=0))
     low = flat.sample(image, Sampler(flat.profile).sample(image).levels)
     assert low.lifted is not None and np.array_equal(low.lifted, low.trays)
+
+
+def _fixture(name: str) -> tuple[np.ndarray, BoardProfile, dict]:
+    image = cv2.imread(str(FIXTURES / f"{name}.jpg"))
+    truth = json.loads((FIXTURES / f"{name}.json").read_text())
+    return image, profile_from_corners(image, truth["corners"]), truth
+
+
+def test_a_usable_board_whose_tray_reads_one_short_leans_to_fifteen_a_side(monkeypatch):
+    from nardy.vision import board
+
+    # dark's 11 borne off, thin checkers: the trays' networks read 10 a little more surely
+    image, profile, truth = _fixture("bearoff-004")
+    assert board.read_board(image, profile).off == tuple(truth["off"]) == (0, 11)
+    assert board.read_board(image, profile, VisionConfig(total_lean=0.0)).off == (0, 10)
+    # a frame with a hand over the board (unusable: a checker may be in it) is not leaned
+    leaned = []
+    lean = board.lean_to_totals
+    monkeypatch.setattr(board, "lean_to_totals", lambda *a: leaned.append(1) or lean(*a))
+    image, profile, _ = _fixture("hand-000")
+    reading = board.read_board(image, profile, VisionConfig(total_lean=2.4))
+    assert not reading.usable and reading.off is not None and not leaned
+    image, profile, _ = _fixture("bearoff-004")
+    board.read_board(image, profile, VisionConfig(total_lean=2.4))
+    assert leaned
