@@ -88,8 +88,10 @@ def rendered(
         if groups is not None:
             kind = path.stem.rsplit("-", 1)[0]
             score_image(groups.setdefault(f"kind {kind}", DiceScore()), path.name, readings, dice)
-            for t in dice:
-                for key in (f"style {t.style}", f"where {t.where}", "flat" if t.flat else "cocked"):
+            tilt_keys = tilt_groups(truth, image.shape) if corners else [[]] * len(dice)
+            for t, more in zip(dice, tilt_keys, strict=True):
+                kind = "flat" if t.flat else "cocked"
+                for key in (f"style {t.style}", f"where {t.where}", kind, *more):
                     group = groups.setdefault(key, DiceScore())
                     score_image(group, path.name, readings, [t], count_false=False)
             found = set(match(readings, dice))
@@ -106,6 +108,38 @@ def rendered(
                 None if want is None else {k: want[k] for k in ("value", "where")}
             )
     return score, cube_total, cube_right
+
+
+def tilt_groups(truth: dict, shape: tuple[int, ...]) -> list[list[str]]:
+    """For each true die, the groups of the flat-or-cocked read it falls in: a cocked die by
+    what it leans on and whether it leans toward the camera (its top face turned to within
+    60 degrees of the camera's side), across, or away; flat or cocked by the camera's slant at
+    it (``dice_tilt.slant``: how far a flat die's side face shows, in top faces)."""
+    from nardy.vision import dice_tilt
+
+    scene = truth.get("style", {}).get("scene", {})
+    cam = scene.get("camera")
+    size = (shape[1], shape[0])
+    to_board, foot, height = dice_tilt.board_camera(truth["corners"], CONFIG.board_aspect, size)
+    out = []
+    for i, d in enumerate(truth.get("dice", [])):
+        kind = "flat" if d.get("flat", True) else "cocked"
+        at = dice_tilt.slant(to_board, foot, height, np.array([d["center"]]))[0]
+        band = "under 0.25" if at < 0.25 else "0.25-0.5" if at < 0.5 else "over 0.5"
+        keys = [f"{kind} at slant {band}"]
+        drawn = scene.get("dice", [])
+        if kind == "cocked" and cam and i < len(drawn):
+            die = drawn[i]
+            # the point under the camera, in the board's millimetres as the renderer places it
+            t, a = np.radians(cam["tilt"]), np.radians(cam["azimuth"])
+            reach = cam["height"] * np.tan(t)
+            eye = np.array(cam["aim"]) + reach * np.array([np.sin(a), -np.cos(a)])
+            to_cam = np.degrees(np.arctan2(*(eye - np.array(die["at"]))[::-1]))
+            off = abs((die.get("lean_toward", 0.0) - to_cam + 180) % 360 - 180)
+            way = "toward" if off < 60 else "away from" if off > 120 else "across"
+            keys.append(f"cocked on {die.get('rests_on') or '?'} leaning {way} the camera")
+        out.append(keys)
+    return out
 
 
 def true_edge(truth: dict) -> str | None:

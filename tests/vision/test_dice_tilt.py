@@ -196,3 +196,22 @@ def test_a_die_found_off_centre_is_read_again_around_the_face_the_first_read_fou
     for p in second:
         ys, xs = np.nonzero(p[..., 0] > 150)
         assert np.hypot(xs.mean() - (PATCH - 1) / 2, ys.mean() - (PATCH - 1) / 2) < 1.0
+
+
+def test_the_camera_height_is_found_with_the_foot():
+    eye = np.array([0.9, 1.0, -1.0])  # the plane's z runs away from the camera: 1.0 above it
+    corners = seen_by(eye, np.array([0.5, 0.4, 0.0]), 700.0)
+    _, foot, height = dice_tilt.board_camera(corners, ASPECT, (1280, 720))
+    assert foot == pytest.approx(eye[:2], abs=0.03)
+    assert height == pytest.approx(1.0, abs=0.05)
+    assert dice_tilt.board_plane(corners, ASPECT, (1280, 720))[1] is foot
+
+
+def test_the_slant_is_the_distance_from_the_foot_over_the_height():
+    h = dice_tilt.to_plane(SLANTED, ASPECT)
+    to_image = board_to_image()
+    foot = np.array([0.5, 1.4])
+    at = np.array([[0.5, 1.4], [0.5, 0.4], [0.2, 0.0]])
+    pts = cv2.perspectiveTransform(at[None], to_image)[0]
+    got = dice_tilt.slant(h, foot, 2.0, pts)
+    assert got == pytest.approx([0.0, 0.5, np.hypot(0.3, 1.4) / 2.0], abs=1e-6)

@@ -37,7 +37,7 @@ import cv2
 import numpy as np
 
 from nardy.vision import tinynet
-from nardy.vision.camera import camera_foot
+from nardy.vision.camera import camera_centre, camera_pose
 from nardy.vision.dice_patches import CONTEXT, PATCH, normalise_patch
 
 WEIGHTS = Path(__file__).with_name("dice_tilt.onnx")
@@ -57,6 +57,14 @@ def board_plane(
     """``to_plane`` and the ``camera_foot`` under it, made once for a board's corners and an
     image size: a camera that stays put gives the same corners every frame, and the foot's
     search over focal lengths costs about a millisecond. The arrays are read-only."""
+    return board_camera(corners, aspect, image_size)[:2]
+
+
+def board_camera(
+    corners: Sequence[Sequence[float]], aspect: float, image_size: tuple[int, int]
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """``board_plane``, and the camera's height over the board's plane (in its units), made
+    once as ``board_plane`` is."""
     key = tuple(float(v) for v in np.asarray(corners, np.float64).ravel())
     return _board_plane(key, float(aspect), (int(image_size[0]), int(image_size[1])))
 
@@ -64,12 +72,25 @@ def board_plane(
 @lru_cache(maxsize=8)
 def _board_plane(
     corners: tuple[float, ...], aspect: float, image_size: tuple[int, int]
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, float]:
     to_board = to_plane(np.reshape(corners, (4, 2)), aspect)
-    foot = camera_foot(to_board, image_size)
+    eye = camera_centre(camera_pose(to_board, image_size)[1])
+    foot = np.array(eye[:2])
     to_board.setflags(write=False)
     foot.setflags(write=False)
-    return to_board, foot
+    return to_board, foot, float(abs(eye[2]))
+
+
+def slant(to_board: np.ndarray, foot: np.ndarray, height: float, centres: np.ndarray) -> np.ndarray:
+    """At each image point, how far a flat die's near side face shows beyond its top face in
+    the board's plane, in top faces: the point's distance from the camera's ``foot`` over the
+    camera's ``height`` (the cotangent of the camera's elevation there). A die leaning toward
+    the camera hides that side face and looks like a flat one seen from higher up; the reader
+    is not told it (told it, as tried in session 11, it read no better), and calls flat dice
+    cocked more often where it is large (``scripts/evaluate_dice.py --by`` groups by it)."""
+    pts = np.asarray(centres, np.float64).reshape(-1, 1, 2)
+    at = cv2.perspectiveTransform(pts, np.asarray(to_board, np.float64)).reshape(-1, 2)
+    return np.hypot(*(at - np.asarray(foot, np.float64)[:2]).T) / max(float(height), 1e-6)
 
 
 def plane_scale(to_board: np.ndarray, points: np.ndarray) -> np.ndarray:
