@@ -42,7 +42,12 @@ def test_on_a_known_board_a_patch_cut_as_the_second_reads_says_whether_to_read_a
     # (the board's reader's last read, board_turns, at four turns as the second reads: only
     # the first read is at one turn here)
     config = DiceConfig(
-        board_first=2.0, board_maybe_die=0.3, maybe_die=0.1, least_face=0.6, board_turns=4
+        board_first=2.0,
+        board_maybe_die=0.3,
+        maybe_die=0.1,
+        least_face=0.6,
+        board_turns=4,
+        board_beside=0.0,  # this reader's every cut is a die: none looked for beside them
     )
     got = find_dice(image, config, corners=board)
     assert firsts == [[20.0, 20.0]]  # no wide read: one cut as the second read's, twice a die
@@ -80,7 +85,7 @@ def test_on_a_known_board_a_die_is_as_sure_as_the_board_plane_read_of_its_value(
     monkeypatch.setattr(dice.dice_tilt, "read_flat", flat)
     image = np.zeros((200, 240, 3), np.uint8)
     board = [(0, 0), (239, 0), (239, 199), (0, 199)]
-    (die,) = find_dice(image, DiceConfig(), corners=board)
+    (die,) = find_dice(image, DiceConfig(board_beside=0.0), corners=board)
     assert die.value == 4 and die.flat
     assert die.confidence == 0.6  # not the patch reader's 0.9, which was for a 3
     (die,) = find_dice(image, DiceConfig())  # a photograph: the patch reader's word alone
@@ -132,3 +137,42 @@ def test_on_a_known_board_the_boards_reader_says_whether_a_die_is_there(monkeypa
     assert find_dice(image, config) == []  # a photograph: its own reader, unsure, decides
     board_sure[0] = 0.6
     assert find_dice(image, config, corners=board) == []
+
+
+def test_on_a_known_board_a_die_touching_a_found_one_is_looked_for_beside_it(monkeypatch):
+    from nardy.vision import dice
+    from nardy.vision.dice_centres import Proposal
+
+    # two dice touching, 10 pixels apart, and the map's one peak on the first
+    dice_at = np.array([[50.0, 50.0], [60.0, 50.0]])
+    monkeypatch.setattr(dice, "in_region", lambda *args: [Proposal(50.0, 50.0, 10.0, 0.8)])
+    monkeypatch.setattr(dice, "face_sides", lambda corners, points, f: np.full(len(points), 10.0))
+
+    def read(bgr, centres, sides, turns=1, weights=None):  # each cut settles on a die within
+        xy = np.asarray(centres, float)  # half a face of its centre, or finds none
+        apart = np.hypot(*(xy[:, None] - dice_at[None]).transpose(2, 0, 1))
+        near = apart.argmin(axis=1)
+        die = apart.min(axis=1) < 5.0
+        prob = np.array([[0.0, 0, 0, 1, 0, 0, 0] if d else [1.0, 0, 0, 0, 0, 0, 0] for d in die])
+        return (
+            prob,
+            np.ones(len(xy)),
+            np.where(die[:, None], dice_at[near], xy),
+            np.full(len(xy), 10.0),
+        )
+
+    def flat(bgr, to_board, centres, faces, foot, recentre):
+        return np.ones(len(centres)), np.tile([0.0, 0.0, 1.0, 0.0, 0.0, 0.0], (len(centres), 1))
+
+    monkeypatch.setattr(dice, "_read_patches", read)
+    monkeypatch.setattr(dice.dice_tilt, "read_flat", flat)
+    image = np.zeros((200, 240, 3), np.uint8)
+    board = [(0, 0), (239, 0), (239, 199), (0, 199)]
+    config = DiceConfig(board_beside=0.9, board_beside_at=6, board_beside_apart=0.4, board_dice=2)
+    got = find_dice(image, config, corners=board)
+    assert sorted(d.center for d in got) == [(50.0, 50.0), (60.0, 50.0)]
+    assert len(find_dice(image, replace(config, board_beside=0.0), corners=board)) == 1
+    # a die found beside nearer than board_beside_apart to one found before is that one
+    assert len(find_dice(image, replace(config, board_beside_apart=1.1), corners=board)) == 1
+    # and none is looked for once the throw's dice are all found
+    assert len(find_dice(image, replace(config, board_dice=1), corners=board)) == 1
