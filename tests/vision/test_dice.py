@@ -202,5 +202,7 @@ def test_on_a_known_board_the_value_is_read_from_a_tighter_cut(monkeypatch):
     monkeypatch.setattr(dice, "_read_patches", read)
     monkeypatch.setattr(dice.dice_tilt, "read_flat", flat)
     board = [(0, 0), (239, 0), (239, 199), (0, 199)]
-    find_dice(np.zeros((200, 240, 3), np.uint8), replace(DiceConfig(), board_value_cut=0.8), board)
+    # (this reader's every cut is a die: none looked for beside the one found)
+    config = replace(DiceConfig(), board_value_cut=0.8, board_beside=0.0)
+    find_dice(np.zeros((200, 240, 3), np.uint8), config, board)
     assert handed == [0.8]

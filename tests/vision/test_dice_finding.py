@@ -161,7 +161,7 @@ def test_on_a_known_board_a_die_touching_a_found_one_is_looked_for_beside_it(mon
             np.full(len(xy), 10.0),
         )
 
-    def flat(bgr, to_board, centres, faces, foot, recentre):
+    def flat(bgr, to_board, centres, faces, foot, recentre, value_face=0.0):
         return np.ones(len(centres)), np.tile([0.0, 0.0, 1.0, 0.0, 0.0, 0.0], (len(centres), 1))
 
     monkeypatch.setattr(dice, "_read_patches", read)
