@@ -105,13 +105,27 @@ def test_only_points_read_tall_are_looked_at_closely():
 
 def test_points_marked_as_under_a_die_are_looked_at_closely_whatever_their_reading():
     checker_tiles, asked, closer = _start_asking()
-    config = VisionConfig(tall_from=MOST + 1, tall_unsure=0.0, tall_unsure_empty=0.0)
+    config = VisionConfig(
+        tall_from=MOST + 1, tall_unsure=0.0, tall_unsure_empty=0.0, tall_die_empty=1.01
+    )
     also = np.zeros(26, bool)
     also[[2, 20, 24]] = True  # two points and a half of the bar: a die found there
     read_tiles(checker_tiles[:26], config=config, closer=closer, also=also)
     assert asked == [[2, 20]]
     read_tiles(checker_tiles[:26], config=config, closer=closer)
     assert len(asked) == 1
+
+
+def test_an_empty_point_under_a_die_read_surely_is_not_looked_at_closely():
+    checker_tiles, asked, closer = _start_asking()
+    config = VisionConfig(tall_from=MOST + 1, tall_unsure=0.0, tall_unsure_empty=0.0)
+    plain = read_tiles(checker_tiles[:26], config=config)
+    also = np.zeros(26, bool)
+    also[[0, 2, 20]] = True  # a die over point 1 (two checkers) and over two empty points
+    assert plain.counts[[2, 20]].tolist() == [0, 0] and plain.counts[0] > 0
+    assert (plain.count_p[[2, 20]].max(axis=1) >= config.tall_die_empty).all()
+    read_tiles(checker_tiles[:26], config=config, closer=closer, also=also)
+    assert asked == [[0]]  # the die alone on an empty point is no checker to count
 
 
 def test_a_die_is_under_the_points_whose_strip_holds_it():

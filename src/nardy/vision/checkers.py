@@ -175,7 +175,8 @@ def read_tiles(
     ``config.fine_along`` with them).
     Given ``closer`` (the close tiles of the points asked for, ``tall.TallSampler``), the
     points then read ``config.tall_from`` high or more are counted once more there
-    (``read_tall``), and so are the tiles ``also`` marks (a die found over them)."""
+    (``read_tall``), and so are the tiles ``also`` marks (a die found over them) unless read
+    as empty at least ``config.tall_die_empty`` surely."""
     config = config or VisionConfig()
     kinds = tile_kinds(len(tiles))
     read = read_with(tiles, kinds, weights, fine=False)
@@ -192,8 +193,9 @@ def read_tiles(
     if closer is None:
         return read
     asked = needs_tall(read, kinds, config)
-    if also is not None:
-        asked |= also & (kinds == POINT)
+    if also is not None:  # but not a point the networks are sure is empty (a die alone)
+        empty = (read.counts == 0) & (read.count_p.max(axis=1) >= config.tall_die_empty)
+        asked |= also & (kinds == POINT) & ~empty
     tall = np.flatnonzero(asked)
     if not len(tall):
         return read
