@@ -14,7 +14,7 @@ from referee_feeder import LEGAL, SETUP, session
 from referee_stand_in import rules
 
 from nardy.referee.events import event_from_json, event_to_json
-from nardy.referee.live import LiveTable
+from nardy.referee.live import LiveTable, TableClosed
 from nardy.referee.store import EventStore, StoreError
 from nardy.referee.table import fold
 
@@ -40,6 +40,20 @@ def test_a_store_refuses_a_different_setup(tmp_path):
     LiveTable.open(tmp_path / "t.sqlite", SETUP, rules=rules(LEGAL)).close()
     with pytest.raises(StoreError):
         LiveTable.open(tmp_path / "t.sqlite", SETUP.__class__(match_to=5), rules=rules(LEGAL))
+
+
+def test_an_event_after_the_table_is_closed_is_refused_and_the_log_kept(tmp_path):
+    # a feed's thread can outlive the station's stop: its last event must not reach a closed
+    # database (sqlite3.ProgrammingError in the thread) but be refused in words
+    events = session()
+    table = LiveTable.open(tmp_path / "t.sqlite", SETUP, rules=rules(LEGAL))
+    table.submit(events[0])
+    table.close()
+    with pytest.raises(TableClosed, match="closed"):
+        table.submit(events[1])
+    table.close()  # closing twice is no error
+    with EventStore(tmp_path / "t.sqlite") as store:
+        assert list(store.events()) == [events[0]]
 
 
 def test_subscribers_hear_every_event_and_can_stop(tmp_path):

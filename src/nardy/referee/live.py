@@ -27,6 +27,10 @@ from nardy.referee.table import Table, TableView
 Listener = Callable[[TableView], None]
 
 
+class TableClosed(StoreError):
+    """An event submitted after the table was closed: it is not recorded."""
+
+
 class LiveTable:
     def __init__(
         self,
@@ -47,6 +51,7 @@ class LiveTable:
         self.store = store
         self.recorder = recorder
         self._lock = threading.RLock()
+        self._closed = False
         self._listeners: list[Listener] = []
         self.table = Table(stored, rules)
         for event in store.events():
@@ -63,8 +68,11 @@ class LiveTable:
         return self.table.setup
 
     def submit(self, event: Event) -> TableView:
-        """Log the event, then act on it; returns the view after it."""
+        """Log the event, then act on it; returns the view after it. Raises ``TableClosed``
+        once the table is closed (a feed's thread may outlive the station's stop)."""
         with self._lock:
+            if self._closed:
+                raise TableClosed(f"the table is closed: {type(event).__name__} not recorded")
             self.store.append(event)
             if self.recorder is not None and isinstance(event, Action):
                 self.recorder.write_action(event)
@@ -111,6 +119,9 @@ class LiveTable:
 
     def close(self) -> None:
         with self._lock:
+            if self._closed:
+                return
+            self._closed = True
             self._save()
             self.store.close()
             if self.recorder is not None:

@@ -189,7 +189,8 @@ class TableStation:
                 for event in frame_input.events(t_ms, obs, still):
                     self.submit(event)
                 self.on_change()
-            self.submit(CameraStatus(self.clock.now_ms(), "lost", "the frames ended"))
+            if not self.stopping.is_set():
+                self.submit(CameraStatus(self.clock.now_ms(), "lost", "the frames ended"))
 
         self._start(run, "camera-feed")
 
