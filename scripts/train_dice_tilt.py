@@ -108,7 +108,7 @@ def found_cuts(image, truth: dict, rng: np.random.Generator, copies: int):
     readings = find_dice(image, DiceConfig(), truth["corners"])
     out = []
     for d, k in zip(dice, match(readings, fixture_truth(truth)), strict=True):
-        if k is None:
+        if k is None or d.get("hidden"):  # a die under a hand is no die to learn from
             continue
         r = readings[k]
         for _ in range(copies):
@@ -135,6 +135,7 @@ def cut_image(
     dice = [
         (int(d["value"]), bool(d["flat"]), d["center"], float(max(d["box"][2], d["box"][3])))
         for d in truth.get("dice", [])
+        if not d.get("hidden")
     ]
     cuts = near_cuts(dice, rng, copies, cocked_copies, wide)
     if found and not all(d["flat"] for d in truth.get("dice", [])):
