@@ -152,26 +152,37 @@ def evaluate(
 
 
 def _dice(c: Counter, truth: dict, result) -> None:
-    found = list(result.dice)
-    # a hidden die (its top face under the hand) counts for nothing, nor a reading on it
-    dice = sorted(truth.get("dice", []), key=lambda d: d.get("hidden", False))
-    for die in dice:
+    dice = truth.get("dice", [])
+    # each reading goes to the nearest true die within 0.7 of its size, the closest pair first
+    # (die by die in the truth's order, a reading on one of two dice lying together went to
+    # whichever came first, and the other's reading was then counted spurious); a hidden die
+    # (its top face under the hand) is paired last and counts for nothing, nor a reading on it
+    pairs = []
+    for i, die in enumerate(dice):
         cx, cy = die["center"]
         size = max(die["box"][2], die["box"][3])
-        near = [d for d in found if np.hypot(d["center"][0] - cx, d["center"][1] - cy) < 0.7 * size]
+        for k, d in enumerate(result.dice):
+            dist = float(np.hypot(d["center"][0] - cx, d["center"][1] - cy))
+            if dist < 0.7 * size:
+                pairs.append((bool(die.get("hidden")), dist, i, k))
+    got_of: dict[int, dict] = {}
+    used: set[int] = set()
+    for _, _, i, k in sorted(pairs):
+        if i not in got_of and k not in used:
+            got_of[i] = result.dice[k]
+            used.add(k)
+    found = [d for k, d in enumerate(result.dice) if k not in used]
+    for i, die in enumerate(dice):
         if die.get("hidden"):
             c["dice_hidden"] += 1
-            if near:
-                found.remove(near[0])
             continue
         c["dice"] += 1
-        if not near:
+        got = got_of.get(i)
+        if got is None:
             c["dice_missed"] += 1
             if not die["flat"]:
                 c["cocked_missed"] += 1
             continue
-        got = near[0]
-        found.remove(got)
         c["dice_found"] += 1
         c["dice_value_right"] += got["value"] == die["value"]
         if not die["flat"]:
