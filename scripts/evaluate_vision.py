@@ -30,6 +30,7 @@ from nardy.calibration import BoardProfile, ProfileError
 from nardy.calibration.measure import measure_geometry
 from nardy.vision.config import VisionConfig
 from nardy.vision.detect import detect_image
+from nardy.vision.dice_eval import nearest_first
 from nardy.vision.images import load_image
 
 
@@ -153,10 +154,8 @@ def evaluate(
 
 def _dice(c: Counter, truth: dict, result) -> None:
     dice = truth.get("dice", [])
-    # each reading goes to the nearest true die within 0.7 of its size, the closest pair first
-    # (die by die in the truth's order, a reading on one of two dice lying together went to
-    # whichever came first, and the other's reading was then counted spurious); a hidden die
-    # (its top face under the hand) is paired last and counts for nothing, nor a reading on it
+    # each reading goes to the nearest true die within 0.7 of its size, the closest pair first,
+    # a hidden die (its top face under the hand) last; it counts for nothing, nor its reading
     pairs = []
     for i, die in enumerate(dice):
         cx, cy = die["center"]
@@ -165,19 +164,14 @@ def _dice(c: Counter, truth: dict, result) -> None:
             dist = float(np.hypot(d["center"][0] - cx, d["center"][1] - cy))
             if dist < 0.7 * size:
                 pairs.append((bool(die.get("hidden")), dist, i, k))
-    got_of: dict[int, dict] = {}
-    used: set[int] = set()
-    for _, _, i, k in sorted(pairs):
-        if i not in got_of and k not in used:
-            got_of[i] = result.dice[k]
-            used.add(k)
-    found = [d for k, d in enumerate(result.dice) if k not in used]
+    paired = nearest_first(pairs, len(dice))
+    unpaired = [d for k, d in enumerate(result.dice) if k not in paired]
     for i, die in enumerate(dice):
         if die.get("hidden"):
             c["dice_hidden"] += 1
             continue
         c["dice"] += 1
-        got = got_of.get(i)
+        got = None if paired[i] is None else result.dice[paired[i]]
         if got is None:
             c["dice_missed"] += 1
             if not die["flat"]:
@@ -191,7 +185,7 @@ def _dice(c: Counter, truth: dict, result) -> None:
         if not got["flat"]:
             c["cocked_called"] += 1
             c["cocked_called_right"] += not die["flat"]
-    c["dice_spurious"] += len(found)
+    c["dice_spurious"] += len(unpaired)
     if truth.get("cube") is not None:
         c["cubes"] += 1
         cube = result.cube

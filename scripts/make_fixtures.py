@@ -148,7 +148,8 @@ def _same_geometry(truth: dict, stored: Path) -> bool:
     def bare(t: dict) -> dict:
         t = json.loads(json.dumps(t))
         for d in t["dice"]:
-            d.pop("visible", None), d.pop("hidden", None)
+            for key in ("visible", "hidden"):
+                d.pop(key, None)
         return t
 
     return bare(truth) == bare(json.loads(stored.read_text()))

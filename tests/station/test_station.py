@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from nardy.referee.events import ActionRefused, DiceThrown
+from nardy.referee.events import ActionRefused, CameraStatus, DiceThrown
 from nardy.referee.live import LiveTable
 from nardy.referee.setup import TableSetup
 from nardy.referee.store import EventStore
@@ -35,3 +35,20 @@ def test_a_malformed_position_is_a_value_error(station):
         station.act("correct", "director", {"position": {"points": [1, 2]}})
     with pytest.raises(ValueError):
         station.act("resign", "light", {"level": "lots"})
+
+
+def test_a_feed_ending_as_the_station_stops_leaves_the_closed_table_alone(station):
+    path = station.live.store.path
+
+    def frames():  # the station is told to stop while the frames are being read
+        station.stopping.set()
+        yield from ()
+
+    station.feed_frames(frames(), reader=None)
+    station.stop()
+    with EventStore(path) as store:
+        said = [e.state for e in store.events() if isinstance(e, CameraStatus)]
+    assert said == ["connected"]  # not "lost": the frames ended because the station stopped
+    # anything still arriving from a feed is refused in words, not raised in its thread
+    station.submit(DiceThrown(100, "cup", (5, 2), True))
+    assert "closed" in station.errors[-1]

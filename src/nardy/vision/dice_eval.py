@@ -117,27 +117,34 @@ def load_fixture(path: Path) -> dict:
     return json.loads(path.with_suffix(".json").read_text())
 
 
-def match(
-    readings: Sequence[DieReading], truth: Sequence[TrueDie], reach: float = 0.8
-) -> list[int | None]:
-    """For each true die, the index of the reading that found it, or None: the closest pair of
-    a die and a reading within reach first, then the closest of the rest, and so on (taken die
-    by die in the truth's order, a reading on one of two dice lying together went to whichever
-    came first, and its right value was counted wrong for the other die). Hidden dice are
-    matched last, so that none takes a reading from a die in view."""
-    pairs = []
-    for i, t in enumerate(truth):
-        for k, r in enumerate(readings):
-            d = float(np.hypot(r.center[0] - t.center[0], r.center[1] - t.center[1]))
-            if d <= reach * max(t.size, r.box[2], r.box[3]) + 2:
-                pairs.append((t.hidden, d, i, k))
-    out: list[int | None] = [None] * len(truth)
+def nearest_first(pairs: Iterable[tuple[bool, float, int, int]], dice: int) -> list[int | None]:
+    """For each of ``dice`` true dice, the reading paired with it, or None. ``pairs`` are the
+    candidates ``(hidden, distance, die, reading)``, each reading within reach of the die: the
+    closest pair is taken first, then the closest of the rest, and so on (taken die by die in
+    the truth's order, a reading on one of two dice lying together went to whichever came
+    first, and its right value was counted wrong for the other die). Hidden dice are paired
+    last, so that none takes a reading from a die in view."""
+    out: list[int | None] = [None] * dice
     used: set[int] = set()
     for _, _, i, k in sorted(pairs):
         if out[i] is None and k not in used:
             out[i] = k
             used.add(k)
     return out
+
+
+def match(
+    readings: Sequence[DieReading], truth: Sequence[TrueDie], reach: float = 0.8
+) -> list[int | None]:
+    """For each true die, the index of the reading that found it, or None (``nearest_first``):
+    a reading within ``reach`` of the larger of the die's and its own box, and 2 pixels."""
+    pairs = []
+    for i, t in enumerate(truth):
+        for k, r in enumerate(readings):
+            d = float(np.hypot(r.center[0] - t.center[0], r.center[1] - t.center[1]))
+            if d <= reach * max(t.size, r.box[2], r.box[3]) + 2:
+                pairs.append((t.hidden, d, i, k))
+    return nearest_first(pairs, len(truth))
 
 
 def score_image(

@@ -178,6 +178,21 @@ def away_from(to_board: np.ndarray, foot: np.ndarray, centres: np.ndarray) -> np
     return np.degrees(np.arctan2(d[:, 0], -d[:, 1]))
 
 
+def _face_frames(
+    to_board: np.ndarray,
+    centres: np.ndarray,
+    faces: Sequence[float] | np.ndarray,
+    turns: np.ndarray,
+    scale: float = 1.0,
+) -> list[np.ndarray]:
+    """``patch_frame`` of each top face (its side times ``scale``), then of each mirrored."""
+    return [
+        patch_frame(to_board, (float(c[0]), float(c[1])), float(f) * scale, a, flip)
+        for flip in (False, True)
+        for c, f, a in zip(centres, faces, turns, strict=True)
+    ]
+
+
 def read_flat(
     bgr: np.ndarray,
     to_board: np.ndarray,
@@ -200,18 +215,10 @@ def read_flat(
     xy = np.asarray(centres, np.float64).reshape(n, 2)
     for k in range(recentre + 1):
         turns = away_from(to_board, foot, xy)
-        frames = [
-            patch_frame(to_board, (float(c[0]), float(c[1])), float(f), angle=a, flip=flip)
-            for flip in (False, True)
-            for c, f, a in zip(xy, faces, turns, strict=True)
-        ]
-        tight = []  # the last read's places and turns, cut tighter for the value, read with it
-        if k == recentre and value_face != 1.0:
-            tight = [
-                patch_frame(to_board, (float(c[0]), float(c[1])), f * value_face, a, flip)
-                for flip in (False, True)
-                for c, f, a in zip(xy, faces, turns, strict=True)
-            ]
+        frames = _face_frames(to_board, xy, faces, turns)
+        # the last read's places and turns, cut tighter for the value, read in the same batch
+        last = k == recentre and value_face != 1.0
+        tight = _face_frames(to_board, xy, faces, turns, value_face) if last else []
         cocked, values, at = predict(np.stack([cut_by(bgr, m) for m in frames + tight]))
         if k == recentre:
             cocked, values = cocked[: 2 * n], values[-2 * n :]
