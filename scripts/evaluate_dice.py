@@ -66,8 +66,9 @@ def rendered(
     folder: Path, groups: dict[str, DiceScore] | None = None
 ) -> tuple[DiceScore, int, int]:
     """The whole set's score and the cube's; ``groups`` (when given) gets the same figures by
-    image kind, die style, where the die lies and flat or cocked, and false dice by where they
-    were seen ("false at ...": only their count is meaningful)."""
+    image kind, by whether the frame is one the referee reads (``frame_group``), by die style,
+    where the die lies and flat or cocked, and false dice by where they were seen ("false at
+    ...": only their count is meaningful)."""
     try:
         from nardy.vision import cube as cube_reader
     except ImportError:  # no cube reader yet
@@ -87,7 +88,8 @@ def rendered(
         score_image(score, path.name, readings, dice, wheres=wheres)
         if groups is not None:
             kind = path.stem.rsplit("-", 1)[0]
-            score_image(groups.setdefault(f"kind {kind}", DiceScore()), path.name, readings, dice)
+            for key in (f"kind {kind}", frame_group(truth)):
+                score_image(groups.setdefault(key, DiceScore()), path.name, readings, dice)
             tilt_keys = tilt_groups(truth, image.shape) if corners else [[]] * len(dice)
             for t, more in zip(dice, tilt_keys, strict=True):
                 kind = "flat" if t.flat else "cocked"
@@ -108,6 +110,15 @@ def rendered(
                 None if want is None else {k: want[k] for k in ("value", "where")}
             )
     return score, cube_total, cube_right
+
+
+def frame_group(truth: dict) -> str:
+    """The frame's group: "frame usable", or "frame unusable (why)". The referee reads dice
+    only from a frame it calls usable (no hand over the board, no motion, no glare), so the
+    first group is what it meets; the others are measured all the same."""
+    if truth.get("usable", True):
+        return "frame usable"
+    return f"frame unusable ({truth.get('why') or '?'})"
 
 
 def tilt_groups(truth: dict, shape: tuple[int, ...]) -> list[list[str]]:

@@ -9,7 +9,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from evaluate_dice import tilt_groups  # noqa: E402
+from evaluate_dice import frame_group, tilt_groups  # noqa: E402
 
 BOARDS = ROOT / "tests" / "fixtures" / "boards"
 
@@ -28,3 +28,10 @@ def test_a_flat_die_is_grouped_by_the_slant_alone():
     truth = json.loads((BOARDS / "bg-start-000.json").read_text())
     one, other = tilt_groups(truth, (720, 1280, 3))  # both seen at a slant of 0.55 and more
     assert one == ["flat at slant over 0.5"] and other == ["flat at slant over 0.5"]
+
+
+def test_dice_are_grouped_by_whether_the_referee_would_read_the_frame():
+    still = json.loads((BOARDS / "bg-start-000.json").read_text())
+    moving = json.loads((BOARDS / "motion-000.json").read_text())
+    assert frame_group(still) == "frame usable"
+    assert frame_group(moving) == "frame unusable (motion)"
