@@ -10,7 +10,12 @@ the reader is measured on are never trained on. Same JPEG + truth JSON form as t
 shows side faces only away from the middle of the picture, toward it), and ``--lean-away P``
 turns that share of the cocked dice not on a rim to lean away from the point under the camera:
 their side face then shows toward it, where a flat die's does too (the board-plane reader
-``dice_tilt`` must tell them apart by how much shows).
+``dice_tilt`` must tell them apart by how much shows). ``--rim-toward P`` turns the camera of
+that share of the renders with a die cocked on the rim to the rim's side, slanted 15-30
+degrees, the point under it beyond that rim: a die on the rim leans outward, against the
+frame, so only there does it lean toward the camera, hiding the side face a flat die there
+shows (in the board's plane it looks like a flat die seen from higher up). The fixtures hold
+few such dice.
 """
 
 from __future__ import annotations
@@ -31,21 +36,53 @@ from make_fixtures import make_image, seed_of  # noqa: E402
 from nardy.synth import Scene, SceneError  # noqa: E402
 
 
-def adjusted(above: float | None, lean_away: float):
-    """The scene change ``make_image`` applies for ``--above`` and ``--lean-away``."""
+def foot_of(cam, azimuth: float, tilt: float, height: float) -> np.ndarray:
+    """The point of the board's plane under a camera of ``cam``'s aim turned to ``azimuth``
+    and ``tilt`` at ``height`` (board mm; azimuth 0 moves it toward -y, as the renderer's)."""
+    t, a = np.radians(tilt), np.radians(azimuth)
+    dist = height / max(np.cos(t), 1e-6)
+    return np.array(cam.aim) + dist * np.sin(t) * np.array([np.sin(a), -np.cos(a)])
+
+
+def beyond_rim(cam, die, rng: np.random.Generator):
+    """``cam`` turned and slanted (at most 30 degrees, raised as far as needed: the picture is
+    fitted to the board whatever its height) so that the point under it lies beyond the rim
+    ``die`` leans on, along its lean give or take 15 degrees, 0.1-0.55 of the camera's height
+    from the die (the slant there, ``dice_tilt.slant``): the die leans toward the camera."""
+    turn = np.radians(die.lean_toward + rng.normal(0, 15))
+    along = np.array([np.cos(turn), np.sin(turn)])
+    reach = rng.uniform(0.1, 0.55)
+    from_aim = np.array(die.at) - np.array(cam.aim)
+    heights = np.linspace(cam.height, max(cam.height, 900.0), 11)
+    while True:
+        for height in heights:
+            v = from_aim + reach * height * along  # the foot, from the aim
+            tilt = float(np.degrees(np.arctan2(np.hypot(*v), height)))
+            if tilt <= 30:
+                break
+        if tilt <= 30:
+            break
+        reach *= 0.8  # too far to reach from any height: nearer the die
+    # azimuth a moves the foot along (sin a, -cos a) from the aim
+    azimuth = float(np.degrees(np.arctan2(v[0], -v[1])) % 360)
+    return dataclasses.replace(cam, azimuth=azimuth, tilt=tilt, height=float(height))
+
+
+def adjusted(above: float | None, lean_away: float, rim_toward: float = 0.0):
+    """The scene change ``make_image`` applies for ``--above``, ``--lean-away`` and
+    ``--rim-toward``."""
 
     def adjust(scene: Scene, rng: np.random.Generator) -> Scene:
         cam = scene.camera
         if above is not None:
             cam = dataclasses.replace(cam, tilt=float(rng.uniform(0, above)))
+        rim = [d for d in scene.dice if not d.flat and d.rests_on == "rim"]
+        if rim and rim_toward > 0 and rng.random() < rim_toward:  # (no draw when off)
+            cam = beyond_rim(cam, rim[0], rng)
         dice = []
         for d in scene.dice:
             if not d.flat and d.rests_on != "rim" and rng.random() < lean_away:
-                # the point under the camera: the aim, moved by the tilt toward its azimuth
-                # (board mm, as the renderer's camera: azimuth 0 moves it toward -y)
-                t, a = np.radians(cam.tilt), np.radians(cam.azimuth)
-                dist = cam.height / max(np.cos(t), 1e-6)
-                foot = np.array(cam.aim) + dist * np.sin(t) * np.array([np.sin(a), -np.cos(a)])
+                foot = foot_of(cam, cam.azimuth, cam.tilt, cam.height)
                 away = np.degrees(np.arctan2(d.at[1] - foot[1], d.at[0] - foot[0]))
                 d = dataclasses.replace(d, lean_toward=float(away + rng.normal(0, 25)))
             dice.append(d)
@@ -65,9 +102,15 @@ def main() -> int:
     ap.add_argument(
         "--lean-away", type=float, default=0.0, help="share of cocked dice leaning from the foot"
     )
+    ap.add_argument(
+        "--rim-toward",
+        type=float,
+        default=0.0,
+        help="share of renders with a die cocked on the rim seen from beyond that rim",
+    )
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    adjust = adjusted(args.above, args.lean_away)
+    adjust = adjusted(args.above, args.lean_away, args.rim_toward)
     for i in range(args.start, args.start + args.count):
         name = f"{args.prefix}-{i:04d}"
         if (args.out / f"{name}.json").exists():
