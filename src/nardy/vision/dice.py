@@ -84,7 +84,9 @@ class DiceConfig:
     # the same on a board whose corners are known, where only proposals of a die's size are
     # read, and the board's reader (``dice_patches.BOARD_WEIGHTS``) says it (on the 439
     # held-out renders of least_face, 730 dice: 0.6 finds 680 with 1 false, 0.7 677 with 1,
-    # 0.5 683 with 2; the photograph's reader at 0.7 found 633 with 12)
+    # 0.5 683 with 2; the photograph's reader at 0.7 found 633 with 12). Session 12's reader,
+    # on 459 held-out renders (``p12h``, ``p12hc``: 798 dice): 0.6 finds 772 with 7 false, 0.5
+    # 773 with 8, 0.7 769 with 9 (fewer found, so more dice looked for beside them)
     board_min_die: float = 0.6
     same_die: float = 0.6  # two readings closer than this (of the larger top face) are one die
     # on a known board, where two dice leaning together show top faces 0.5-0.8 of a face apart

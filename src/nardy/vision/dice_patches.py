@@ -24,10 +24,10 @@ FIRST_CONTEXT = 3.0  # the first read's patch side over the proposed face's side
 CONTEXT = 2.0  # the second read's patch side over the face's side the first read found
 WEIGHTS = Path(__file__).with_name("dice_patches.onnx")
 #: the same network trained on for a known board (``scripts/train_dice_board.py``), whose every
-#: patch is cut at twice a die's size there: only those cuts, the board map's false proposals
-#: and the doubling cube as "not a die", a third of the renders motion-blurred. It says whether
-#: a die is there (``dice._learned_dice``); its faces are not the ones the board-plane reader
-#: learnt behind
+#: patch is cut at twice a die's size there: only those cuts, the board map's false proposals,
+#: the doubling cube and the finder's own false dice as "not a die", a third of the renders
+#: motion-blurred and a fifth out of focus. It says whether a die is there
+#: (``dice._learned_dice``); its faces are not the ones the board-plane reader learnt behind
 BOARD_WEIGHTS = Path(__file__).with_name("dice_patches_board.onnx")
 
 
