@@ -570,22 +570,23 @@ def patch_colour(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return x
 
 
-def patch_net():
+def patch_net(convs=PATCH_CONVS, hidden: int = 128):
     """The patch reader as trained: each convolution batch-normalised (folded into the
-    convolution when written, so ``tinynet.forward`` reads it as a plain convolution)."""
+    convolution when written, so ``tinynet.forward`` reads it as a plain convolution).
+    ``convs`` and ``hidden`` (the first dense layer's width) give other shapes of it."""
     from torch import nn
 
     net = nn.Sequential()
-    for i, (cin, cout) in enumerate(PATCH_CONVS, start=1):
+    for i, (cin, cout) in enumerate(convs, start=1):
         net.add_module(f"conv{i}", nn.Conv2d(cin, cout, 3, padding=1))
         net.add_module(f"bn{i}", nn.BatchNorm2d(cout))
         net.add_module(f"r{i}", nn.ReLU())
         net.add_module(f"p{i}", nn.MaxPool2d(2))
     net.add_module("flat", nn.Flatten())
-    net.add_module("fc1", nn.Linear(PATCH_CONVS[-1][1] * (PATCH // 16) ** 2, 128))
+    net.add_module("fc1", nn.Linear(convs[-1][1] * (PATCH // 2 ** len(convs)) ** 2, hidden))
     net.add_module("r5", nn.ReLU())
     net.add_module("drop", nn.Dropout(0.3))
-    net.add_module("fc2", nn.Linear(128, 12))
+    net.add_module("fc2", nn.Linear(hidden, 12))
     return net
 
 
@@ -665,11 +666,12 @@ def unfolded(net, path: Path) -> None:
     net.load_state_dict(state)
 
 
-def patch_training(init: Path | None, lr: float, steps: int):
-    """The patch reader to train (from ``init`` when given), its optimiser and its schedule."""
+def patch_training(init: Path | None, lr: float, steps: int, convs=PATCH_CONVS, hidden=128):
+    """The patch reader to train (from ``init`` when given, of the shipped shape; else of
+    ``convs`` and ``hidden``, as ``patch_net``), its optimiser and its schedule."""
     import torch
 
-    net = patch_net()
+    net = patch_net() if init is not None else patch_net(convs, hidden)
     if init is not None:
         unfolded(net, init)
     net = net.to(memory_format=torch.channels_last)  # about 1.3-3.5 times faster on a CPU
