@@ -142,6 +142,9 @@ def dcp(body: str) -> str:
     return f"${body}*{crc(body.encode('ascii'))}"
 
 
+LEAN_APART = 17.6  # mm from a die to one leaning on it: 1.1 of the renderer's die (16 mm here)
+
+
 def dice_on_board(
     values: tuple[int, ...],
     rng: random.Random,
@@ -161,8 +164,17 @@ def dice_on_board(
             "flat": True,
         }
         if cocked == i:
-            die.update(flat=False, lean=24.0, rests_on="checker")
+            die.update(flat=False, lean=24.0)
         out.append(die)
+    if cocked is not None and len(out) == 2:
+        # a cocked die leans on something: here on the other die of the throw, beside it (the
+        # renderer stands a leaning die on its lowest corner wherever it is told; until session
+        # 12 it leaned toward nothing, "on a checker" where none stood). No draw of ``rng``, so
+        # the rest of each script is as before
+        other = out[1 - cocked]["at"]
+        out[cocked].update(
+            at=(other[0], round(other[1] + LEAN_APART, 1)), lean_toward=270.0, rests_on="die"
+        )
     return tuple(out)
 
 
@@ -757,6 +769,7 @@ def render_frames(folder: Path, shots: list[Shot], seed: int) -> list[dict[str, 
                     turn=d["turn"],
                     flat=d["flat"],
                     lean=d.get("lean", 0.0),
+                    lean_toward=d.get("lean_toward", 0.0),
                     rests_on=d.get("rests_on", ""),
                 )
                 for d in shot.dice

@@ -108,17 +108,20 @@ class DiceConfig:
     # 397 held-out renders, never the fixtures, 229 found cocked dice and 389 flat, re-centred
     # once: 0.6 catches 196 and calls 56 flat ones cocked, more and fewer than session 9's
     # network at its 0.4, not re-centred: 193 and 59; 0.5 catches 206 and calls 73, 0.7 178
-    # and 41; on session 12's 459 held-out renders 0.6 catches 184 of 214 and calls 86 of 547
-    # flat ones cocked, 0.5 192 and 120), and the board's height over its width that its plane
-    # is cut at (renders' boards are 0.84-0.91; real ones near that)
-    board_cocked: float = 0.6
+    # and 41. Session 12's wider network, on its 459 held-out renders (214 found cocked dice,
+    # 547 flat) and 80 more with a die on the rim leaning toward the camera (87 and 69): 0.5
+    # catches 197 and 84 and calls 71 and 14 flat ones cocked, 0.6 193 and 78, 56 and 14, 0.4
+    # 200 and 87, 118 and 17; session 11's network at 0.6 184 and 60, 86 and 16), and the
+    # board's height over its width that its plane is cut at (renders' boards are 0.84-0.91;
+    # real ones near that)
+    board_cocked: float = 0.5
     board_aspect: float = 0.87
     # the board-plane reads that move each die's patch to the top face's centre the read before
     # found, before the one that says flat or cocked and the value (a cocked die's face is
     # often found off its centre, toward the side face it shows). On the same renders one
-    # misreads 73 of 618 values and none 82 (session 9's network, not re-centred: 98). The
-    # value reader (``dice_tilt.VALUE_WEIGHTS``) re-centres its own cuts so: on session 12's
-    # 459 held-out renders (761 found dice) none misreads 44, one 27, two 39
+    # misreads 73 of 618 values and none 82 (session 9's network, not re-centred: 98). Session
+    # 12's network, on its 459 held-out renders (761 found dice): none misreads 44, one 27, two
+    # 39
     board_recentre: int = 1
     # the value is read from patches cut at the last of those reads' places for a top face
     # this share of the side the patch reader found: a tighter cut shows the pips larger and
@@ -127,8 +130,8 @@ class DiceConfig:
     # ``make_dice_set.py --prefix dv11d``, 140, half their dice cocked; 482 found dice): 0.85
     # misreads 29 values against 36 (every read cut tighter: 31; 0.8, 0.9, 0.95 so: 34, 33,
     # 33). Flat or cocked stays the looser cut's: every read cut tighter called fewer flat dice
-    # cocked there (45 against 52 of 379) but more on the fixtures. With session 12's value
-    # reader, on its 459 held-out renders: 0.75, 0.85, 1.0 misread 40, 27, 37 of 761
+    # cocked there (45 against 52 of 379) but more on the fixtures. With session 12's
+    # network, on its 459 held-out renders: 0.75, 0.85, 1.0 misread 40, 27, 37 of 761
     board_value_cut: float = 0.85
     turns: int = 4  # the second read averages this many turns of each die (value, tilt, box)
     # on a known board the board's reader reads each die's last cut again, at this many turns,

@@ -6,7 +6,7 @@ board's homography undoes the camera's slant: cut through it, in the board's own
 width 1, its height ``aspect``), a flat die's top face is a square of the die's size (the top
 face lies in a plane parallel to the board, which the homography maps to a scaled copy), and
 only a cocked die's is foreshortened, with a side face beside it. ``cut_flat`` cuts that
-board-plane patch around a found top face; a network of the patch reader's shape
+board-plane patch around a found top face; a network of the patch reader's kind, wider
 (``dice_tilt.onnx``: the patch reader trained further by ``scripts/train_dice_tilt.py`` on such
 patches of renders) says from it how likely the die is cocked, and reads its value too.
 
@@ -26,10 +26,9 @@ before the read that counts: on held-out renders 73 of 618 values misread agains
 where the die was found. The network learnt plainly drawn dice seen from straight above too,
 which show no side face (session 9's, which had not, misread a drawn 3 once re-centred).
 
-The value is read by a wider network trained further on twice the renders
-(``dice_tilt_value.onnx``, ``VALUE_WEIGHTS``), whose own reads re-centre its cuts: on 459
-held-out renders of session 12 it misreads 27 of 761 found dice against 58. Flat or cocked stays
-the first network's, which alone calls the ``camera_dice_no_cup`` session's cocked die cocked.
+Session 12's network is wider and learnt from about three times the renders: on 459 held-out
+renders of session 12 it misreads 27 of 761 found dice against session 11's 58, and at
+``DiceConfig.board_cocked`` catches more cocked dice with fewer flat ones called cocked.
 """
 
 from __future__ import annotations
@@ -46,11 +45,6 @@ from nardy.vision.camera import camera_centre, camera_pose
 from nardy.vision.dice_patches import CONTEXT, PATCH, normalise_patch
 
 WEIGHTS = Path(__file__).with_name("dice_tilt.onnx")
-#: the value is read by a wider network trained further from ``WEIGHTS`` on twice the renders
-#: (``scripts/train_dice_tilt.py``), its patches re-centred by where it finds the top face: it
-#: misreads half as many held-out dice, but calls the ``camera_dice_no_cup`` session's cocked
-#: die (seen from straight above, 17 pixels) flat, so flat or cocked stays ``WEIGHTS``'s
-VALUE_WEIGHTS = Path(__file__).with_name("dice_tilt_value.onnx")
 
 
 def to_plane(corners: Sequence[Sequence[float]], aspect: float) -> np.ndarray:
@@ -170,14 +164,12 @@ def cut_by(bgr: np.ndarray, frame: np.ndarray) -> np.ndarray:
     )
 
 
-def predict(
-    patches: np.ndarray, weights: Path = WEIGHTS
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def predict(patches: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For (N, PATCH, PATCH, 3) uint8 patches: the probability each die is cocked (N,), of its
     value (N, 6: 1..6), and where its top face's centre lies (N, 2: as fractions of the patch's
-    side from its centre, as the patch reader's boxes), as the network ``weights`` reads them."""
+    side from its centre, as the patch reader's boxes)."""
     blob = np.stack([normalise_patch(p) for p in patches])
-    out = tinynet.run_onnx(weights, blob)  # the patch reader's outputs (``dice_patches.predict``)
+    out = tinynet.run_onnx(WEIGHTS, blob)  # the patch reader's outputs (``dice_patches.predict``)
     return 1.0 / (1.0 + np.exp(-out[:, 11])), tinynet.softmax(out[:, 1:7]), out[:, 7:9]
 
 
@@ -218,39 +210,21 @@ def read_flat(
     image pixels), each cut with away from the camera's ``foot`` up, and mirrored (which keeps
     it up); the two reads averaged. With ``recentre`` the patches are first cut and read that
     many times more, each around the top face's centre the read before found (a cocked die's
-    face is often found off its centre, toward the side face it shows). Flat or cocked is
-    ``WEIGHTS``'s read, the value ``VALUE_WEIGHTS``'s, each network re-centring its own cuts.
-    With ``value_face`` other than 1 the value is read from patches cut at the last read's
-    place for faces that share of ``faces`` (``DiceConfig.board_value_cut``)."""
+    face is often found off its centre, toward the side face it shows). With ``value_face``
+    other than 1 the value is read from patches cut at the last read's place for faces that
+    share of ``faces`` (``DiceConfig.board_value_cut``), read in the last read's batch; flat or
+    cocked stays the looser cut's."""
     n = len(centres)
     if not n:
         return np.zeros(0), np.zeros((0, 6))
     xy = np.asarray(centres, np.float64).reshape(n, 2)
-    cocked = _recentred(bgr, to_board, xy, faces, foot, recentre, WEIGHTS)[0]
-    values = _recentred(bgr, to_board, xy, faces, foot, recentre, VALUE_WEIGHTS, value_face)[1]
-    return cocked, values
-
-
-def _recentred(
-    bgr: np.ndarray,
-    to_board: np.ndarray,
-    xy: np.ndarray,
-    faces: Sequence[float] | np.ndarray,
-    foot: np.ndarray,
-    recentre: int,
-    weights: Path,
-    value_face: float = 1.0,
-) -> tuple[np.ndarray, np.ndarray]:
-    """``read_flat``'s reads by one network: flat or cocked, and the value (from the tighter
-    cut of ``value_face``, read in the last read's batch), each averaged over the mirror."""
-    n = len(xy)
     for k in range(recentre + 1):
         turns = away_from(to_board, foot, xy)
         frames = _face_frames(to_board, xy, faces, turns)
         # the last read's places and turns, cut tighter for the value, read in the same batch
         last = k == recentre and value_face != 1.0
         tight = _face_frames(to_board, xy, faces, turns, value_face) if last else []
-        cocked, values, at = predict(np.stack([cut_by(bgr, m) for m in frames + tight]), weights)
+        cocked, values, at = predict(np.stack([cut_by(bgr, m) for m in frames + tight]))
         if k == recentre:
             cocked, values = cocked[: 2 * n], values[-2 * n :]
             break
