@@ -243,3 +243,21 @@ def test_a_die_under_the_hand_is_hidden_and_one_in_view_is_not():
     assert covered["dice"][0]["hidden"] is True and covered["dice"][0]["visible"] < 0.25
     assert covered["dice"][1]["visible"] == 1.0 and "hidden" not in covered["dice"][1]
     assert drawless_truth(bare, 12) == seen
+
+
+def test_a_die_the_cube_stands_on_is_hidden_and_one_beside_it_is_not():
+    """The doubling cube covers a die it stands on (the scene may put both on the bar's middle)
+    as the hand does, drawn or not; a die across the board from it is wholly seen."""
+    from nardy.synth import Cube, Die
+    from nardy.synth.render import drawless_truth
+
+    scene = random_scene(np.random.default_rng(12), n_dice=0, with_hand=False, with_cube=False)
+    dice = (Die(3, "bar", (0.0, -3.0)), Die(5, "right", (150.0, -60.0)))
+    cubed = dataclasses.replace(scene, dice=dice, cube=Cube(64, "middle", (1.0, -1.0)))
+    _, drawn = render(cubed, 12, ss=1)
+    under, apart = drawn["dice"]
+    assert under["hidden"] is True and under["visible"] < 0.25
+    assert apart["visible"] == 1.0 and "hidden" not in apart
+    assert drawless_truth(cubed, 12) == drawn
+    bare = drawless_truth(dataclasses.replace(cubed, cube=None), 12)
+    assert [d["visible"] for d in bare["dice"]] == [1.0, 1.0]

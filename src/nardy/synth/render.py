@@ -171,7 +171,10 @@ def render(scene: Scene, seed: int = 0, ss: int = 2, frame: int = 0) -> tuple[np
         chk = checker_set(scene.checkers)
         shade = scene.lighting.shadow
         cover = draw_hand(canvas, scene.hand, board, rng, shade, (chk.light, chk.dark))
-    placed["seen"] = [top_seen(pts, view0, lens, scene.size, cover, view) for pts in placed["dice"]]
+    placed["seen"] = [
+        top_seen(pts, view0, lens, scene.size, cover, view, placed["cube"])
+        for pts in placed["dice"]
+    ]
     small = cv2.resize(canvas.img, (cw, ch), interpolation=cv2.INTER_AREA)
     img = cv2.remap(small, mapx - x0, mapy - y0, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     img = develop(img, scene.lighting, np.random.default_rng([seed, frame, 7]))
@@ -192,7 +195,7 @@ def drawless_truth(scene: Scene, seed: int = 0) -> dict:
     cube = None
     if scene.cube is not None:
         cube = _solid_corners(scene.cube.at, *_cube_pose(scene.cube, board))[1]
-    seen = [top_seen(pts, view, lens, scene.size) for pts in dice]
+    seen = [top_seen(pts, view, lens, scene.size, cube=cube) for pts in dice]
     return truth(scene, seed, view, lens, board, {"dice": dice, "cube": cube, "seen": seen})
 
 
@@ -650,12 +653,14 @@ def top_seen(
     size: tuple[int, int],
     cover: np.ndarray | None = None,
     canvas_view: View | None = None,
+    cube: np.ndarray | None = None,
 ) -> float:
     """The share of a die's top face that the picture shows: inside the image (``view`` and
-    ``lens`` map onto it, ``size``) and not drawn over by the hand (``cover``, pixels of the
-    canvas ``canvas_view`` maps onto; None without a hand). ``corners`` are the die's eight
-    corners (board mm); its top face is the four highest. Only the hand (its arm and sleeve,
-    what it holds) and the picture's edges cover it here: not a checker or the cube before it."""
+    ``lens`` map onto it, ``size``), not drawn over by the hand (``cover``, pixels of the
+    canvas ``canvas_view`` maps onto; None without a hand) and not behind or inside the
+    doubling cube (``cube``, its eight corners as ``_solid_corners`` gives them; the scene may
+    stand it on a die). ``corners`` are the die's eight corners (board mm); its top face is the
+    four highest. A checker before the die is not counted."""
     top = corners[np.argsort(corners[:, 2])[-4:]]
     # a square face: the two corners nearest the first are its edges' other ends
     near = np.argsort(np.linalg.norm(top - top[0], axis=1))[1:3]
@@ -666,6 +671,8 @@ def top_seen(
     uv = to_image(view, lens, pts)
     w, h = size
     seen = (uv[:, 0] >= 0) & (uv[:, 0] < w) & (uv[:, 1] >= 0) & (uv[:, 1] < h)
+    if cube is not None:
+        seen &= ~_behind_solid(pts, view.eye, cube)
     if cover is not None and canvas_view is not None:
         px = np.round(canvas_view.project(pts)).astype(int)
         ch, cw = cover.shape
@@ -674,6 +681,27 @@ def top_seen(
         under[on] = cover[px[on, 1], px[on, 0]]
         seen &= ~under
     return float(seen.mean())
+
+
+def _behind_solid(pts: np.ndarray, eye: np.ndarray, solid: np.ndarray) -> np.ndarray:
+    """Whether the segment from each point to the camera's ``eye`` meets the box whose eight
+    corners ``_solid_corners`` gives (``solid``): a slab test along the box's three axes."""
+    centre = solid.mean(axis=0)
+    near = np.zeros(len(pts))
+    far = np.ones(len(pts))
+    ray = np.asarray(eye, float) - pts
+    for edge in (solid[4] - solid[0], solid[2] - solid[0], solid[1] - solid[0]):
+        half = np.linalg.norm(edge) / 2
+        axis = edge / (2 * half)
+        at, step = (pts - centre) @ axis, ray @ axis
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t0, t1 = (-half - at) / step, (half - at) / step
+        flat = np.abs(step) < 1e-12  # the ray runs along the slab: inside it or never
+        t0 = np.where(flat, np.where(np.abs(at) <= half, -np.inf, np.inf), t0)
+        t1 = np.where(flat, np.where(np.abs(at) <= half, np.inf, -np.inf), t1)
+        near = np.maximum(near, np.minimum(t0, t1))
+        far = np.minimum(far, np.maximum(t0, t1))
+    return near <= far
 
 
 def truth(scene: Scene, seed: int, view: View, lens: Lens, board: Board, placed) -> dict:
