@@ -107,3 +107,21 @@ def test_a_camera_across_the_table_gives_the_same_record(tmp_path, name):
     assert proc.returncode == 0, proc.stderr
     truth = json.loads((source / "truth.json").read_text())
     compare(project(json.loads(proc.stdout)), truth)
+
+
+def test_a_scripted_cocked_die_leans_on_the_other_die_of_the_throw():
+    """``make_sessions.dice_on_board``: a cocked die stands beside the other die, leaning toward
+    it (it had leaned on nothing), and the script's generator draws as for a flat throw."""
+    import random
+
+    sys.path.insert(0, str(SESSIONS.parents[2] / "scripts"))
+    from make_sessions import LEAN_APART, dice_on_board
+
+    flat_rng, cocked_rng = random.Random(5), random.Random(5)
+    flat = dice_on_board((4, 3), flat_rng)
+    first, second = dice_on_board((4, 3), cocked_rng, cocked=1)
+    assert first == flat[0] and second["value"] == 3 and second["flat"] is False
+    assert second["rests_on"] == "die" and second["lean_toward"] == 270.0
+    (x0, y0), (x1, y1) = first["at"], second["at"]
+    assert x1 == x0 and y1 - y0 == pytest.approx(LEAN_APART, abs=0.1)  # above it: leans down, -y
+    assert flat_rng.random() == cocked_rng.random()
