@@ -163,17 +163,19 @@ def dice_on_board(
             "turn": round(rng.uniform(0, 90), 1),
             "flat": True,
         }
-        if cocked == i:
-            die.update(flat=False, lean=24.0)
         out.append(die)
-    if cocked is not None and len(out) == 2:
-        # a cocked die leans on something: here on the other die of the throw, beside it (the
-        # renderer stands a leaning die on its lowest corner wherever it is told; until session
-        # 12 it leaned toward nothing, "on a checker" where none stood). No draw of ``rng``, so
-        # the rest of each script is as before
+    if cocked is not None:
+        # a cocked die leans on something: here on the other die of the throw, beside it and
+        # toward it (the renderer stands a leaning die on its lowest corner wherever it is
+        # told; until session 12 it leaned toward nothing, "on a checker" where none stood).
+        # No draw of ``rng``, so the rest of each script is as before
         other = out[1 - cocked]["at"]
         out[cocked].update(
-            at=(other[0], round(other[1] + LEAN_APART, 1)), lean_toward=270.0, rests_on="die"
+            flat=False,
+            lean=24.0,
+            at=(other[0], round(other[1] + LEAN_APART, 1)),
+            lean_toward=270.0,  # toward -y, where the other die lies
+            rests_on="die",
         )
     return tuple(out)
 
