@@ -126,12 +126,14 @@ def tilt_groups(truth: dict, shape: tuple[int, ...]) -> list[list[str]]:
     what it leans on and whether it leans toward the camera (its top face turned to within
     60 degrees of the camera's side), across, or away; flat or cocked by the camera's slant at
     it (``dice_tilt.slant``: how far a flat die's side face shows, in top faces)."""
+    from nardy.synth.camera import eye_of
+    from nardy.synth.scene import Camera
     from nardy.vision import dice_tilt
 
     scene = truth.get("style", {}).get("scene", {})
     cam = scene.get("camera")
     size = (shape[1], shape[0])
-    to_board, foot, height = dice_tilt.board_camera(truth["corners"], CONFIG.board_aspect, size)
+    to_board, foot, height = dice_tilt.board_plane(truth["corners"], CONFIG.board_aspect, size)
     out = []
     for i, d in enumerate(truth.get("dice", [])):
         kind = "flat" if d.get("flat", True) else "cocked"
@@ -142,9 +144,7 @@ def tilt_groups(truth: dict, shape: tuple[int, ...]) -> list[list[str]]:
         if kind == "cocked" and cam and i < len(drawn):
             die = drawn[i]
             # the point under the camera, in the board's millimetres as the renderer places it
-            t, a = np.radians(cam["tilt"]), np.radians(cam["azimuth"])
-            reach = cam["height"] * np.tan(t)
-            eye = np.array(cam["aim"]) + reach * np.array([np.sin(a), -np.cos(a)])
+            eye = eye_of(Camera(**{**cam, "aim": tuple(cam["aim"])}))[:2]
             to_cam = np.degrees(np.arctan2(*(eye - np.array(die["at"]))[::-1]))
             off = abs((die.get("lean_toward", 0.0) - to_cam + 180) % 360 - 180)
             way = "toward" if off < 60 else "away from" if off > 120 else "across"

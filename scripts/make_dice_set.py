@@ -34,14 +34,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from make_fixtures import make_image, seed_of  # noqa: E402
 
 from nardy.synth import Scene, SceneError  # noqa: E402
-
-
-def foot_of(cam, azimuth: float, tilt: float, height: float) -> np.ndarray:
-    """The point of the board's plane under a camera of ``cam``'s aim turned to ``azimuth``
-    and ``tilt`` at ``height`` (board mm; azimuth 0 moves it toward -y, as the renderer's)."""
-    t, a = np.radians(tilt), np.radians(azimuth)
-    dist = height / max(np.cos(t), 1e-6)
-    return np.array(cam.aim) + dist * np.sin(t) * np.array([np.sin(a), -np.cos(a)])
+from nardy.synth.camera import eye_of  # noqa: E402
 
 
 def beyond_rim(cam, die, rng: np.random.Generator):
@@ -82,7 +75,7 @@ def adjusted(above: float | None, lean_away: float, rim_toward: float = 0.0):
         dice = []
         for d in scene.dice:
             if not d.flat and d.rests_on != "rim" and rng.random() < lean_away:
-                foot = foot_of(cam, cam.azimuth, cam.tilt, cam.height)
+                foot = eye_of(cam)[:2]
                 away = np.degrees(np.arctan2(d.at[1] - foot[1], d.at[0] - foot[0]))
                 d = dataclasses.replace(d, lean_toward=float(away + rng.normal(0, 25)))
             dice.append(d)

@@ -140,6 +140,7 @@ from drawn_dice import drawn_scene
 from train_dice_reader import (
     PATCH_CONVS,
     onnx_layers,
+    optimised,
     patch_colour,
     patch_net,
     patch_training,
@@ -370,10 +371,7 @@ def widened_training(init: Path, lr: float, steps: int, convs, hidden: int):
         for m in net.modules():
             if isinstance(m, torch.nn.BatchNorm2d):  # the identity, held so (train_mode)
                 m.reset_parameters()
-    net = net.to(memory_format=torch.channels_last)
-    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
-    return net, opt, sched
+    return optimised(net, lr, steps)
 
 
 FIELDS = ("patches", "value", "cocked", "at", "held")
@@ -480,7 +478,7 @@ def main() -> None:
     ap.add_argument(
         "--convs",
         default=",".join(str(c) for _, c in PATCH_CONVS),
-        help="with --init none: the convolutions' widths, comma-separated",
+        help="the convolutions' widths, comma-separated (a narrower --init is widened to them)",
     )
     ap.add_argument("--hidden", type=int, default=128, help="... and the dense layer's")
     ap.add_argument("--smaller", type=float, default=0.0, help="share of renders shrunk")

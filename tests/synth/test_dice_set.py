@@ -12,8 +12,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from make_dice_set import adjusted, foot_of  # noqa: E402
+from make_dice_set import adjusted  # noqa: E402
 from make_fixtures import make_scene  # noqa: E402
+
+from nardy.synth.camera import eye_of  # noqa: E402
 
 
 def _rim_scenes(count: int, only: bool = False):
@@ -36,7 +38,7 @@ def test_a_die_on_the_rim_is_seen_from_beyond_that_rim():
         turned = adjusted(None, 0.0, 1.0)(scene, rng)
         cam = turned.camera
         die = next(d for d in turned.dice if not d.flat and d.rests_on == "rim")
-        foot = foot_of(cam, cam.azimuth, cam.tilt, cam.height)
+        foot = eye_of(cam)[:2]
         to_cam = np.degrees(np.arctan2(*(foot - np.array(die.at))[::-1]))
         # the grouping's "toward the camera" (evaluate_dice.tilt_groups): within 60 degrees
         assert abs((die.lean_toward - to_cam + 180) % 360 - 180) < 60

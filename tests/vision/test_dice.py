@@ -165,7 +165,7 @@ def test_on_a_known_board_the_value_is_read_from_a_tighter_cut(monkeypatch):
     from nardy.vision import dice, dice_tilt
 
     corners = [(100.0, 80.0), (540.0, 90.0), (600.0, 420.0), (40.0, 400.0)]
-    h, foot = dice_tilt.board_plane(corners, 0.87, (640, 480))
+    h, foot, _ = dice_tilt.board_plane(corners, 0.87, (640, 480))
     image = np.full((480, 640, 3), 60, np.uint8)
     cv2.rectangle(image, (300, 220), (323, 243), (240, 240, 240), -1)
     batches = []

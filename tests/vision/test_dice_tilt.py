@@ -154,7 +154,7 @@ def test_away_from_the_foot_is_up_in_the_patch():
 
 def test_the_board_plane_and_foot_are_made_once_for_a_board():
     corners = np.array([[300.0, 150.0], [980.0, 160.0], [1050.0, 620.0], [230.0, 610.0]])
-    to_board, foot = dice_tilt.board_plane(corners, 0.87, (1280, 720))
+    to_board, foot, _ = dice_tilt.board_plane(corners, 0.87, (1280, 720))
     expected = dice_tilt.to_plane(corners, 0.87)
     assert np.allclose(to_board, expected)
     assert np.allclose(foot, camera.camera_foot(expected, (1280, 720)))
@@ -201,10 +201,12 @@ def test_a_die_found_off_centre_is_read_again_around_the_face_the_first_read_fou
 def test_the_camera_height_is_found_with_the_foot():
     eye = np.array([0.9, 1.0, -1.0])  # the plane's z runs away from the camera: 1.0 above it
     corners = seen_by(eye, np.array([0.5, 0.4, 0.0]), 700.0)
-    _, foot, height = dice_tilt.board_camera(corners, ASPECT, (1280, 720))
+    _, foot, height = dice_tilt.board_plane(corners, ASPECT, (1280, 720))
     assert foot == pytest.approx(eye[:2], abs=0.03)
     assert height == pytest.approx(1.0, abs=0.05)
-    assert dice_tilt.board_plane(corners, ASPECT, (1280, 720))[1] is foot
+    assert camera.camera_eye(dice_tilt.to_plane(corners, ASPECT), (1280, 720)) == pytest.approx(
+        [*foot, -height], abs=1e-9
+    )
 
 
 def test_the_slant_is_the_distance_from_the_foot_over_the_height():

@@ -59,15 +59,22 @@ class View:
         return View(self.rot, self.eye, self.f * k, self.cx * k + dx, self.cy * k + dy)
 
 
-def pose(cam: Camera, outline_pts: np.ndarray, fields_pts: np.ndarray, size: tuple[int, int]):
-    """The camera's view on the image (before distortion), fitted so the board fills ``fill``."""
-    w, h = size
+def eye_of(cam: Camera) -> np.ndarray:
+    """Where the lens stands (board mm, x, y, height): ``height`` over the board, moved by its
+    ``tilt`` from over the ``aim`` toward ``azimuth``. Its x, y are the point of the board's
+    plane under the camera."""
     t = np.radians(cam.tilt)
     a = np.radians(cam.azimuth)
     aim = np.array([cam.aim[0], cam.aim[1], 0.0])
     dist = cam.height / max(np.cos(t), 1e-3)
     # azimuth 0 moves the camera toward the bottom edge (−y), 90 toward the right (+x)
-    eye = aim + dist * np.array([np.sin(t) * np.sin(a), -np.sin(t) * np.cos(a), np.cos(t)])
+    return aim + dist * np.array([np.sin(t) * np.sin(a), -np.sin(t) * np.cos(a), np.cos(t)])
+
+
+def pose(cam: Camera, outline_pts: np.ndarray, fields_pts: np.ndarray, size: tuple[int, int]):
+    """The camera's view on the image (before distortion), fitted so the board fills ``fill``."""
+    w, h = size
+    eye, aim = eye_of(cam), np.array([cam.aim[0], cam.aim[1], 0.0])
     rot = _look_at(eye, aim, cam.roll)
     unit = View(rot, eye, 1.0, 0.0, 0.0)
     pts = outline_pts if cam.fit == "board" else fields_pts

@@ -42,8 +42,15 @@ def camera_foot(
     """The point of the board's plane under the camera (in the plane's units): the centre of
     ``camera_pose``'s camera (same arguments). (Seen from straight above the foot is under the
     image's centre whichever focal length is taken.)"""
-    _, pose = camera_pose(to_board, image_size, focal)
-    return camera_centre(pose)[:2]
+    return camera_eye(to_board, image_size, focal)[:2]
+
+
+def camera_eye(
+    to_board: np.ndarray, image_size: tuple[int, int], focal: tuple[float, float] = (0.25, 4.0)
+) -> np.ndarray:
+    """Where ``camera_pose``'s camera (same arguments) stands, in the board plane's units: x, y
+    on the plane (``camera_foot``) and its height over it."""
+    return camera_centre(camera_pose(to_board, image_size, focal)[1])
 
 
 def camera_centre(pose: np.ndarray) -> np.ndarray:

@@ -379,7 +379,7 @@ def _learned_dice(
     cocked, values = config.cocked, prob[:, 1:]
     if corners is not None and len(keep):  # flat or cocked, and the value, read again in the
         size = (bgr.shape[1], bgr.shape[0])  # board's plane instead
-        to_board, foot = dice_tilt.board_plane(corners, config.board_aspect, size)
+        to_board, foot, _ = dice_tilt.board_plane(corners, config.board_aspect, size)
         tilt, values = dice_tilt.read_flat(
             bgr, to_board, xy, face, foot, config.board_recentre, config.board_value_cut
         )
@@ -402,12 +402,12 @@ def find_dice(
     corners (TL, TR, BR, BL) of a board in the image, tell the reader the dice's size
     (dice much larger or smaller than a die on that board are not read)."""
     bgr = _check(image)
-    found = _learned_dice(bgr, config, corners)
-    if corners is not None and config.board_beside > 0 and found:
-        found = _kept(found, config, True)
-        if len(found) < config.board_dice:  # a die of the throw missed: touching one found?
-            found += _found_beside(bgr, config, corners, found)
-    return _kept(found, config, corners is not None)
+    found = _kept(_learned_dice(bgr, config, corners), config, corners is not None)
+    if corners is not None and config.board_beside > 0 and 0 < len(found) < config.board_dice:
+        more = _found_beside(bgr, config, corners, found)  # a die touching one found?
+        if more:
+            found = _kept(found + more, config, True)
+    return found
 
 
 def _found_beside(

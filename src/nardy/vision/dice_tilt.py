@@ -41,7 +41,7 @@ import cv2
 import numpy as np
 
 from nardy.vision import tinynet
-from nardy.vision.camera import camera_centre, camera_pose
+from nardy.vision.camera import camera_eye
 from nardy.vision.dice_patches import CONTEXT, PATCH, normalise_patch
 
 WEIGHTS = Path(__file__).with_name("dice_tilt.onnx")
@@ -57,18 +57,11 @@ def to_plane(corners: Sequence[Sequence[float]], aspect: float) -> np.ndarray:
 
 def board_plane(
     corners: Sequence[Sequence[float]], aspect: float, image_size: tuple[int, int]
-) -> tuple[np.ndarray, np.ndarray]:
-    """``to_plane`` and the ``camera_foot`` under it, made once for a board's corners and an
-    image size: a camera that stays put gives the same corners every frame, and the foot's
-    search over focal lengths costs about a millisecond. The arrays are read-only."""
-    return board_camera(corners, aspect, image_size)[:2]
-
-
-def board_camera(
-    corners: Sequence[Sequence[float]], aspect: float, image_size: tuple[int, int]
 ) -> tuple[np.ndarray, np.ndarray, float]:
-    """``board_plane``, and the camera's height over the board's plane (in its units), made
-    once as ``board_plane`` is."""
+    """``to_plane``, the ``camera_foot`` under it and the camera's height over the board's plane
+    (in its units), made once for a board's corners and an image size: a camera that stays put
+    gives the same corners every frame, and the foot's search over focal lengths costs about a
+    millisecond. The arrays are read-only."""
     key = tuple(float(v) for v in np.asarray(corners, np.float64).ravel())
     return _board_plane(key, float(aspect), (int(image_size[0]), int(image_size[1])))
 
@@ -78,7 +71,7 @@ def _board_plane(
     corners: tuple[float, ...], aspect: float, image_size: tuple[int, int]
 ) -> tuple[np.ndarray, np.ndarray, float]:
     to_board = to_plane(np.reshape(corners, (4, 2)), aspect)
-    eye = camera_centre(camera_pose(to_board, image_size)[1])
+    eye = camera_eye(to_board, image_size)
     foot = np.array(eye[:2])
     to_board.setflags(write=False)
     foot.setflags(write=False)
