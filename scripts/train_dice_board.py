@@ -52,6 +52,25 @@ with session 10's reader; 772 with 10 false, 709 right after the first round; 77
 stacked) as dice, which the second round's mining took back only in part: on the fixtures,
 false dice went 6, 9, 8 (and found dice 537, 541, 543).
 
+Session 13 went on from the shipped reader on session 13's pool (``/work/cache/pool13``: 300
+shaken frames ``make_fixtures.py --prefix p13m --kinds motion --repeat 50``, 300 ``p13k``
+cocked, 678 ``p13t``, 800 ``make_dice_set.py --prefix p13d --count 800 --cocked 0.6
+--rim-toward 0.2``; each cut ``--cut-only --defocus 0.3 --mine``) and shipped none of it: on
+549 held-out renders (session 12's 459 and 90 shaken frames, ``p13hm``, with 139 of the 937
+dice), where the shipped reader finds 864 with 18 false, 766 values right (shaken frames: 88
+found, 11 false, 22 right), no run read more values right (each from the shipped reader):
+- session 12's pool cut a third time (``--seed`` 21-24, mined by the shipped reader: 88,880
+  patches) and the shaken frames' (112,301 in all), ``--lr 5e-4 --epochs 3``: 852
+  found, 14 false, 757 right (shaken: 81, 4, 18);
+- the same without the shaken frames but with the other three sets (155,536): 864, 20, 761
+  (shaken: 89, 6, 20); its weights' mean with the shipped reader's 867, 14, 763;
+- the three sets alone (66,656), ``--lr 2e-4 --epochs 2``: 854, 12, 761 (at
+  ``board_min_die`` 0.5: 858, 16, 763).
+In shaken frames the dice found are mostly misread by the board-plane reader (66 of 88) and
+the board's patch reader reads them no better (its value right on 38 of 134 candidates
+lying on shaken dice, the board-plane reader's on 36): finding more of them there adds
+misread dice, not values right.
+
 Session 10's reader was the one written after the last of ``--epochs 4 --copies 3 --drawn 300``
 (from the shipped photograph's reader, at ``--lr 1e-3``) on 2,245 renders: the 1,355 training
 renders, 177 dice renders, 348 with most dice cocked, 79 more cocked, 42 others and 244 of
