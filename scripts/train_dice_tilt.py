@@ -14,7 +14,11 @@ turned so that away from the camera's foot is up (give or take a few degrees) an
 random, through the board's plane at the board's true proportions and at ones a little off (a
 real board's height over its width is known only roughly: ``DiceConfig.board_aspect``), cocked
 dice ``--cocked-copies`` times as often as flat ones. Patches' colour, light, blur and noise are
-changed as the patch reader's are; ``--smaller`` of the renders are shrunk first (a camera of
+changed as the patch reader's are, and beyond that ``--shaken`` of them smeared along a line as
+by a camera shaken 8-20 pixels, ``--defocus`` of them out of focus (``camera_blur``) and
+``--recolour`` of them turned to hues no render's dice have (``train_dice_reader.recolour``);
+the renders of the ``--often`` folders (few, as the shaken frames are) are trained on
+``--often-times`` an epoch. ``--smaller`` of the renders are shrunk first (a camera of
 fewer pixels), and ``--drawn`` scenes of plainly drawn dice (``drawn_dice``) are each taken for
 a board seen from straight above that fills the picture, where a flat die shows no side face.
 Every tenth image's patches are held out and measured after each epoch. It goes on from the
@@ -144,6 +148,7 @@ from train_dice_reader import (
     patch_colour,
     patch_net,
     patch_training,
+    recolour,
     second_cut,
     to_onnx,
     train_mode,
@@ -157,6 +162,35 @@ from nardy.vision.dice_patches import normalise_patch
 
 CENTRED = 0.2  # the value is learnt on patches whose face centre is this near the middle
 SMALLER = (0.55, 0.95)  # ``--smaller`` renders are shrunk by a factor in this range
+# ``--shaken`` patches are smeared along a line this many top faces long: a camera shaken 8-20
+# pixels (the fixtures' motion frames) smears a die of 20-30 pixels 0.3-1 of its face
+SHAKEN = (0.3, 1.0)
+# ``--defocus`` patches are blurred this much (a Gaussian's sigma, in top faces): the fixtures'
+# out-of-focus dice (a blur of 1.2-1.3 pixels on faces of 18-20), often with JPEG on top
+DEFOCUS = (0.05, 0.1)
+
+
+def camera_blur(
+    patch: np.ndarray, rng: np.random.Generator, shaken: float, defocus: float
+) -> np.ndarray:
+    """A patch smeared as by a shaken camera (``shaken`` of the time: a line ``SHAKEN`` of a top
+    face long, centred, as ``synth.photo`` smears a frame, so the face's centre stays where it
+    was) or else out of focus (``defocus`` of the time); the patch itself otherwise."""
+    face = dice_tilt.PATCH / dice_tilt.CONTEXT  # a top face's side in the patch
+    u = rng.random()
+    if u < shaken:
+        length = rng.uniform(*SHAKEN) * face
+        n = int(np.ceil(length)) | 1
+        line = np.zeros((n, n), np.float32)
+        turn = rng.uniform(0, np.pi)
+        dx, dy = np.cos(turn) * length / 2, np.sin(turn) * length / 2
+        c = n // 2
+        ends = (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy))
+        cv2.line(line, *ends, 1.0, 1, cv2.LINE_AA)
+        return cv2.filter2D(patch, -1, line / line.sum(), borderType=cv2.BORDER_REPLICATE)
+    if u < shaken + defocus:
+        return cv2.GaussianBlur(patch, (0, 0), rng.uniform(*DEFOCUS) * face)
+    return patch
 
 
 def found_cuts(image, truth: dict, rng: np.random.Generator, copies: int):
@@ -273,10 +307,30 @@ def cut_drawn(count: int, grounds: list[Path], rng: np.random.Generator, copies:
     return out
 
 
-def train(data: dict, epochs: int, rng, lr: float, init: Path | None, out: Path, shape) -> None:
+def train(
+    data: dict,
+    epochs: int,
+    rng,
+    lr: float,
+    init: Path | None,
+    out: Path,
+    shape,
+    blur: tuple[float, float] = (0.0, 0.0),
+    recoloured: float = 0.0,
+) -> None:
     """Go on from ``init`` (a patch reader: its value and cocked outputs are the ones trained,
     its batch norms held as the identity they were folded into), or, without it, train a
-    network of ``shape`` (``--convs``, ``--hidden``) from the start."""
+    network of ``shape`` (``--convs``, ``--hidden``) from the start; ``blur`` is the share of
+    patches smeared by a shaken camera and of those out of focus (``camera_blur``),
+    ``recoloured`` the share passed through ``train_dice_reader.recolour`` (hues no render's
+    dice or board has: the unseen boards' yellow and grey dice)."""
+
+    def augmented(j: int) -> np.ndarray:
+        x = camera_blur(pats[j], rng, *blur)
+        if rng.random() < recoloured:
+            x = recolour(x, rng)
+        return normalise_patch(patch_colour(x, rng))
+
     import torch
     from torch import nn
 
@@ -287,6 +341,8 @@ def train(data: dict, epochs: int, rng, lr: float, init: Path | None, out: Path,
     # the value is learnt where the top face lies near the patch's middle, as after re-centring
     valued = at.abs().amax(dim=1) < CENTRED
     train_idx, test_idx = np.nonzero(~held)[0], np.nonzero(held)[0]
+    if "times" in data:  # patches of sets met too seldom, trained on more than once an epoch
+        train_idx = np.repeat(train_idx, data["times"][train_idx])
     print(f"{len(pats)} patches ({len(test_idx)} held out), {int(cocked.sum())} cocked", flush=True)
     bs = 128
     steps = epochs * ((len(train_idx) + bs - 1) // bs)
@@ -302,7 +358,7 @@ def train(data: dict, epochs: int, rng, lr: float, init: Path | None, out: Path,
         order = rng.permutation(train_idx)
         for i in range(0, len(order), bs):
             idx = order[i : i + bs]
-            x = torch.tensor(np.stack([normalise_patch(patch_colour(pats[j], rng)) for j in idx]))
+            x = torch.tensor(np.stack([augmented(j) for j in idx]))
             x = x.contiguous(memory_format=torch.channels_last)
             ti = torch.tensor(idx)
             pred = net(x)
@@ -459,6 +515,10 @@ def main() -> None:
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rendered", type=Path, nargs="+", required=True, help="folders of renders")
+    ap.add_argument(
+        "--often", type=Path, nargs="*", default=[], help="folders of renders met seldom, ..."
+    )
+    ap.add_argument("--often-times", type=int, default=1, help="... trained on this often")
     ap.add_argument("--epochs", type=int, default=4)
     ap.add_argument("--copies", type=int, default=3, help="patches cut around each flat die")
     ap.add_argument("--cocked-copies", type=int, default=8, help="... and each cocked die")
@@ -483,6 +543,9 @@ def main() -> None:
     ap.add_argument("--hidden", type=int, default=128, help="... and the dense layer's")
     ap.add_argument("--smaller", type=float, default=0.0, help="share of renders shrunk")
     ap.add_argument("--drawn", type=int, default=0, help="scenes of plainly drawn dice too")
+    ap.add_argument("--shaken", type=float, default=0.0, help="share of patches smeared")
+    ap.add_argument("--defocus", type=float, default=0.0, help="share of patches out of focus")
+    ap.add_argument("--recolour", type=float, default=0.0, help="share of patches recoloured")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--cache", type=Path, help="folder to keep each set's cut patches in")
     ap.add_argument("--out", type=Path, default=dice_tilt.WEIGHTS)
@@ -492,12 +555,20 @@ def main() -> None:
     init = None if str(args.init) == "none" else args.init
     widths = [int(w) for w in args.convs.split(",")]
     shape = (list(zip([3, *widths[:-1]], widths, strict=True)), args.hidden)
-    sets = [cut_set(folder, args) for folder in args.rendered]
-    paths = [p for folder in args.rendered for p in sorted(folder.glob("*.jpg"))]
+    folders = [*args.rendered, *args.often]
+    sets = [cut_set(folder, args) for folder in folders]
+    paths = [p for folder in folders for p in sorted(folder.glob("*.jpg"))]
     sets.append(cut_drawn_set([p for p in paths if p.with_suffix(".json").exists()], args))
     data = {k: np.concatenate([s[k] for s in sets]) for k in FIELDS}
+    # each patch's times an epoch: the --often folders' --often-times, the others' once
+    often = [args.often_times] * len(args.often)
+    times = [1] * len(args.rendered) + often + [1]  # the drawn scenes last
+    data["times"] = np.concatenate(
+        [np.full(len(s["value"]), t) for s, t in zip(sets, times, strict=True)]
+    )
     rng = np.random.default_rng(args.seed)
-    train(data, args.epochs, rng, args.lr, init, args.out, shape)
+    blur = (args.shaken, args.defocus)
+    train(data, args.epochs, rng, args.lr, init, args.out, shape, blur, args.recolour)
 
 
 if __name__ == "__main__":
