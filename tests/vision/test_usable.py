@@ -306,3 +306,31 @@ def test_lamplight_fading_along_the_frame_is_no_hand():
     assert frame_intruder(faded, sides, in_view, CFG).usable
     verdict = frame_intruder(sudden, sides, in_view, CFG)
     assert not verdict.usable and "top" in (verdict.why or "")
+
+
+def test_a_lamp_fading_over_a_few_segments_is_no_hand_but_a_soft_arm_is():
+    """A lamp low beside the frame shifts its colour over a few segments, each step over
+    ``intruder_edge`` but small beside the whole shift (``intruder_edge_share``); an arm's edge,
+    even blurred over two segments, is most of the shift at once."""
+    corners = [(300, 100), (980, 110), (1000, 650), (280, 640)]
+    sampler = Sampler(BoardProfile.from_corners(corners, (1280, 720)))
+    sides, in_view = sampler.band_sides, sampler.band_in_view
+    (a, b), *_ = sides
+    k = (b - a) // CFG.intruder_segments
+    frame, lit = np.float32([30, 10, 20]), np.float32([60, 20, 40])
+    band = np.empty((sampler.band_coords().shape[0], sides[-1][1], 3), np.float32)
+    band[:] = frame
+
+    def lit_then_fading(over: int) -> np.ndarray:
+        out = band.copy()
+        out[:, a : a + 6 * k] = lit
+        fade = np.repeat(np.linspace(1, 0, over + 2)[1:-1], k)[:, None]
+        out[:, a + 6 * k : a + (6 + over) * k] = frame + fade * (lit - frame)
+        return out
+
+    lamp, arm = lit_then_fading(6), lit_then_fading(2)
+    steps_only = dataclasses.replace(CFG, intruder_edge_share=0.0)  # each step over the edge
+    assert not frame_intruder(lamp, sides, in_view, steps_only).usable
+    assert frame_intruder(lamp, sides, in_view, CFG).usable
+    verdict = frame_intruder(arm, sides, in_view, CFG)
+    assert not verdict.usable and "top" in (verdict.why or "")

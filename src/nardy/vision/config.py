@@ -157,6 +157,14 @@ class VisionConfig:
     # edge does not (chosen on the same renders: 45 clear flagged and 161 hands caught by the
     # band before; 3: 28 and 161, the lowest hand's change 4.2)
     intruder_edge: float = 3.0
+    # and that change must be this share of the run's farthest distance from the side's look:
+    # a warm lamp low beside the frame shifts its colour over a few segments, each step over
+    # ``intruder_edge`` but small beside the whole shift; an arm's edge is most of it at once.
+    # Session 13, on 339 held-out renders (p12h; no usability check learnt from them): 0.25 to
+    # 0.35 call 298 of 302 usable frames usable against 296 without it, the same 36 of 37
+    # unusable caught; 0.4 lets a hand through. 100 more hand renders (p12t, p13t): 98 caught
+    # with it and without
+    intruder_edge_share: float = 0.3
     edge_drift: float = 0.4  # how much weaker the surface's edge may be where the profile puts
     # it than the strongest step near it (averaged along a side), on two sides or more
     edge_reach: float = 0.06  # how far either side of each edge is looked at (of the surface)
