@@ -36,12 +36,15 @@ from make_fixtures import make_image, seed_of  # noqa: E402
 from nardy.synth import Scene, SceneError  # noqa: E402
 from nardy.synth.camera import eye_of  # noqa: E402
 
+RIM_TILT = 30.0  # ``--rim-toward``'s camera slants this many degrees at most, as the renderer's
+
 
 def beyond_rim(cam, die, rng: np.random.Generator):
-    """``cam`` turned and slanted (at most 30 degrees, raised as far as needed: the picture is
-    fitted to the board whatever its height) so that the point under it lies beyond the rim
-    ``die`` leans on, along its lean give or take 15 degrees, 0.1-0.55 of the camera's height
-    from the die (the slant there, ``dice_tilt.slant``): the die leans toward the camera."""
+    """``cam`` turned and slanted (at most ``RIM_TILT`` degrees, raised as far as needed: the
+    picture is fitted to the board whatever its height) so that the point under it lies beyond
+    the rim ``die`` leans on, along its lean give or take 15 degrees, 0.1-0.55 of the camera's
+    height from the die (the slant there, ``dice_tilt.slant``): the die leans toward the
+    camera."""
     turn = np.radians(die.lean_toward + rng.normal(0, 15))
     along = np.array([np.cos(turn), np.sin(turn)])
     reach = rng.uniform(0.1, 0.55)
@@ -51,14 +54,11 @@ def beyond_rim(cam, die, rng: np.random.Generator):
         for height in heights:
             v = from_aim + reach * height * along  # the foot, from the aim
             tilt = float(np.degrees(np.arctan2(np.hypot(*v), height)))
-            if tilt <= 30:
-                break
-        if tilt <= 30:
-            break
+            if tilt <= RIM_TILT:
+                # azimuth a moves the foot along (sin a, -cos a) from the aim
+                azimuth = float(np.degrees(np.arctan2(v[0], -v[1])) % 360)
+                return dataclasses.replace(cam, azimuth=azimuth, tilt=tilt, height=float(height))
         reach *= 0.8  # too far to reach from any height: nearer the die
-    # azimuth a moves the foot along (sin a, -cos a) from the aim
-    azimuth = float(np.degrees(np.arctan2(v[0], -v[1])) % 360)
-    return dataclasses.replace(cam, azimuth=azimuth, tilt=tilt, height=float(height))
 
 
 def adjusted(above: float | None, lean_away: float, rim_toward: float = 0.0):

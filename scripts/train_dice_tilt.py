@@ -185,6 +185,7 @@ from train_dice_reader import (
     unfolded,
 )
 
+from nardy.synth.photo import motion_blur
 from nardy.vision import camera, dice_patches, dice_tilt
 from nardy.vision.dice import DiceConfig, find_dice
 from nardy.vision.dice_eval import fixture_truth, match
@@ -204,20 +205,15 @@ def camera_blur(
     patch: np.ndarray, rng: np.random.Generator, shaken: float, defocus: float
 ) -> np.ndarray:
     """A patch smeared as by a shaken camera (``shaken`` of the time: a line ``SHAKEN`` of a top
-    face long, centred, as ``synth.photo`` smears a frame, so the face's centre stays where it
-    was) or else out of focus (``defocus`` of the time); the patch itself otherwise."""
+    face long, centred, by ``synth.photo.motion_blur`` as a frame is smeared, so the face's
+    centre stays where it was) or else out of focus (``defocus`` of the time); the patch itself
+    otherwise."""
     face = dice_tilt.PATCH / dice_tilt.CONTEXT  # a top face's side in the patch
     u = rng.random()
     if u < shaken:
         length = rng.uniform(*SHAKEN) * face
-        n = int(np.ceil(length)) | 1
-        line = np.zeros((n, n), np.float32)
-        turn = rng.uniform(0, np.pi)
-        dx, dy = np.cos(turn) * length / 2, np.sin(turn) * length / 2
-        c = n // 2
-        ends = (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy))
-        cv2.line(line, *ends, 1.0, 1, cv2.LINE_AA)
-        return cv2.filter2D(patch, -1, line / line.sum(), borderType=cv2.BORDER_REPLICATE)
+        turn = np.degrees(rng.uniform(0, np.pi))
+        return motion_blur(patch, length, turn, cv2.BORDER_REPLICATE)
     if u < shaken + defocus:
         return cv2.GaussianBlur(patch, (0, 0), rng.uniform(*DEFOCUS) * face)
     return patch

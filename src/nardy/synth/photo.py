@@ -27,7 +27,7 @@ def develop(img: np.ndarray, light: Lighting, rng: np.random.Generator) -> np.nd
     if light.blur > 0.05:
         out = cv2.GaussianBlur(out, (0, 0), light.blur)
     if light.motion >= 1:
-        out = _motion(out, light.motion, light.motion_angle)
+        out = motion_blur(out, light.motion, light.motion_angle)
     if light.noise > 0:
         # sensor noise, partly correlated between neighbours as demosaicing leaves it
         sigma = light.noise / 255.0
@@ -45,11 +45,16 @@ def develop(img: np.ndarray, light: Lighting, rng: np.random.Generator) -> np.nd
     return np.clip(out * 255 + 0.5, 0, 255).astype(np.uint8)
 
 
-def _motion(img: np.ndarray, length: float, angle: float) -> np.ndarray:
+def motion_blur(
+    img: np.ndarray, length: float, angle: float, border: int = cv2.BORDER_DEFAULT
+) -> np.ndarray:
+    """``img`` smeared along a line ``length`` pixels long at ``angle`` degrees, centred (what
+    is smeared stays where it was on average), as a camera moved during the exposure smears it;
+    ``border`` is OpenCV's for the pixels beyond the edge."""
     n = int(np.ceil(length)) | 1
     k = np.zeros((n, n), np.float32)
     c = n // 2
     a = np.radians(angle)
     dx, dy = np.cos(a) * length / 2, np.sin(a) * length / 2
     cv2.line(k, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1.0, 1, cv2.LINE_AA)
-    return cv2.filter2D(img, -1, k / k.sum())
+    return cv2.filter2D(img, -1, k / k.sum(), borderType=border)

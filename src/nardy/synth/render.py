@@ -696,9 +696,9 @@ def _behind_solid(pts: np.ndarray, eye: np.ndarray, solid: np.ndarray) -> np.nda
         at, step = (pts - centre) @ axis, ray @ axis
         with np.errstate(divide="ignore", invalid="ignore"):
             t0, t1 = (-half - at) / step, (half - at) / step
-        flat = np.abs(step) < 1e-12  # the ray runs along the slab: inside it or never
-        t0 = np.where(flat, np.where(np.abs(at) <= half, -np.inf, np.inf), t0)
-        t1 = np.where(flat, np.where(np.abs(at) <= half, np.inf, -np.inf), t1)
+        parallel = np.abs(step) < 1e-12  # the ray runs along the slab: inside it or never
+        t0 = np.where(parallel, np.where(np.abs(at) <= half, -np.inf, np.inf), t0)
+        t1 = np.where(parallel, np.where(np.abs(at) <= half, np.inf, -np.inf), t1)
         near = np.maximum(near, np.minimum(t0, t1))
         far = np.minimum(far, np.maximum(t0, t1))
     return near <= far

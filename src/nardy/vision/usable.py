@@ -109,8 +109,7 @@ def frame_intruder(
                 continue
             ref = median_rows(feat[i][seg_seen[i]])
             dist = np.linalg.norm(feat[i] - ref, axis=1) / np.sqrt(band_lab.shape[0])
-            off = (dist > config.intruder_distance) & seg_seen[i]
-            shares[names[side]] = _sharp_run(feat[i], dist, off, seg_seen[i], config) / m
+            shares[names[side]] = _sharp_run(feat[i], dist, seg_seen[i], config) / m
     worst = max(shares.values(), default=0.0) / config.intruder_share
     for name in names:
         if shares.get(name, 0.0) >= config.intruder_share:
@@ -118,14 +117,14 @@ def frame_intruder(
     return Verdict(True, None, float(np.clip(1.0 - worst, 0, 1)))
 
 
-def _sharp_run(
-    feat: np.ndarray, dist: np.ndarray, off: np.ndarray, seen: np.ndarray, config: VisionConfig
-) -> int:
-    """The longest run of ``off`` segments (``feat``: one a row; ``dist``: each one's distance
-    from the side's own look) that changes sharply from one segment to the next somewhere in it
-    or at its ends: by ``intruder_edge`` at least, and by ``intruder_edge_share`` of the run's
-    farthest distance. A lamp's light or shade along the frame comes and goes over many
-    segments; an arm's or a hand's edge changes the band at once."""
+def _sharp_run(feat: np.ndarray, dist: np.ndarray, seen: np.ndarray, config: VisionConfig) -> int:
+    """The longest run of segments in view and off the side's own look (``feat``: one a row;
+    ``dist``: each one's distance from that look, off beyond ``intruder_distance``) that changes
+    sharply from one segment to the next somewhere in it or at its ends: by ``intruder_edge`` at
+    least, and by ``intruder_edge_share`` of the run's farthest distance. A lamp's light or
+    shade along the frame comes and goes over many segments; an arm's or a hand's edge changes
+    the band at once."""
+    off = (dist > config.intruder_distance) & seen
     step = np.linalg.norm(np.diff(feat, axis=0), axis=1) * (seen[1:] & seen[:-1])
     step /= np.sqrt(feat.shape[1] / 3)
     return max(
