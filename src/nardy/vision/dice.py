@@ -31,7 +31,7 @@ bar, or off the board.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
@@ -40,6 +40,7 @@ import numpy as np
 
 from nardy.vision import dice_patches, dice_tilt
 from nardy.vision.dice_centres import Proposal, in_region, propose
+from nardy.vision.unsmear import SmearConfig, is_shaken, measure_smear, unsmear
 
 Where = Literal["left", "right", "bar", "off"]
 
@@ -175,6 +176,9 @@ class DiceConfig:
     board_beside_at: int = 6
     board_beside_apart: float = 0.3
     board_dice: int = 2
+    # on a known board, a frame the board's blur check calls smeared (a shaken camera) has its
+    # smear measured and undone before its dice are read (``unsmear``; None: read as it is)
+    smear: SmearConfig | None = field(default_factory=SmearConfig)
 
     def __post_init__(self) -> None:
         if self.reads < 1:
@@ -408,12 +412,19 @@ def find_dice(
     corners (TL, TR, BR, BL) of a board in the image, tell the reader the dice's size
     (dice much larger or smaller than a die on that board are not read)."""
     bgr = _check(image)
+    least = 0.0
+    if corners is not None and config.smear is not None and is_shaken(bgr, corners):
+        try:
+            bgr = unsmear(bgr, measure_smear(bgr, corners, config.smear), config.smear)
+            least = config.smear.least
+        except ValueError:  # a board too small in the picture to measure: read it as it is
+            pass
     found = _kept(_learned_dice(bgr, config, corners), config, corners is not None)
     if corners is not None and config.board_beside > 0 and 0 < len(found) < config.board_dice:
         more = _found_beside(bgr, config, corners, found)  # a die touching one found?
         if more:
             found = _kept(found + more, config, True)
-    return found
+    return [d for d in found if d.confidence >= least]
 
 
 def _found_beside(
