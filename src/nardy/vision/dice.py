@@ -415,9 +415,9 @@ def find_dice(
     least = 0.0
     if corners is not None and config.smear is not None and is_shaken(bgr, corners):
         try:
-            bgr = unsmear(bgr, measure_smear(bgr, corners, config.smear), config.smear)
+            bgr = unsmear(bgr, measure_smear(bgr, config.smear), config.smear)
             least = config.smear.least
-        except ValueError:  # a board too small in the picture to measure: read it as it is
+        except ValueError:  # a picture too small to measure: read it as it is
             pass
     found = _kept(_learned_dice(bgr, config, corners), config, corners is not None)
     if corners is not None and config.board_beside > 0 and 0 < len(found) < config.board_dice:

@@ -82,7 +82,8 @@ def is_shaken(
 
 def cepstrum(gray: np.ndarray, box: tuple[int, int, int, int], tile: int) -> np.ndarray:
     """The cepstrum (centred: lag 0 in the middle) of the power spectrum averaged over the
-    half-overlapping tiles inside ``box``; raises ``ValueError`` when no tile fits."""
+    half-overlapping tiles inside ``box`` (x0, y0, x1, y1); raises ``ValueError`` when no
+    tile fits."""
     x0, y0, x1, y1 = box
     step = tile // 2
     tiles = [
@@ -91,7 +92,7 @@ def cepstrum(gray: np.ndarray, box: tuple[int, int, int, int], tile: int) -> np.
         for x in range(x0, x1 - tile + 1, step)
     ]
     if not tiles:
-        raise ValueError(f"the board is smaller than one {tile}-pixel tile")
+        raise ValueError(f"the picture is smaller than one {tile}-pixel tile")
     stack = np.asarray(tiles, np.float32)
     stack -= stack.mean(axis=(1, 2), keepdims=True)
     window = np.hanning(tile).astype(np.float32)
@@ -101,16 +102,16 @@ def cepstrum(gray: np.ndarray, box: tuple[int, int, int, int], tile: int) -> np.
     return np.fft.fftshift(np.fft.irfft2(np.log(power + 1e-2), s=(tile, tile)))
 
 
-def measure_smear(
-    image: np.ndarray, corners: Sequence[Sequence[float]], config: SmearConfig = SmearConfig()
-) -> Smear:
-    """The smear of a shaken frame (BGR or grey), from the board inside ``corners``: the
+def measure_smear(image: np.ndarray, config: SmearConfig = SmearConfig()) -> Smear:
+    """The smear of a shaken frame (BGR or grey), measured over the whole picture (the board
+    and the table round it are smeared alike, and more tiles make a steadier spectrum): the
     deepest trough of the cepstrum between ``shortest`` and ``longest`` pixels from its
     middle, placed to a fraction of a pixel by a parabola through it and its neighbours on
-    each axis. Raises ``ValueError`` when the board is smaller than a tile."""
+    each axis. Raises ``ValueError`` when the picture is smaller than a tile."""
     if image.ndim == 3:
         image = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    cep = cepstrum(image.astype(np.float32), board_box(image.shape, corners), config.tile)
+    h, w = image.shape
+    cep = cepstrum(image.astype(np.float32), (0, 0, w, h), config.tile)
     half = config.tile // 2
     yy, xx = np.mgrid[-half:half, -half:half]
     reach = np.hypot(xx, yy)
