@@ -45,16 +45,18 @@ class SmearConfig:
     # frame smeared; the renders' shaken frames are 8-20 pixels
     shortest: float = 4.0
     longest: float = 28.0
-    # the Wiener filter's noise-to-signal power ratio. On the first 100 of 300 training
-    # renders of shaken frames (``p13m``, 158 dice, never the fixtures) read told the board:
-    # 0.005, 0.01, 0.02 read 110, 111, 113 right (cut with the true smear at 0.01: 122;
-    # not undone: see the module's docstring)
+    # the Wiener filter's noise-to-signal power ratio: lower undoes more and rings more. On
+    # the first 100 of 300 training renders of shaken frames (``p13m``, 158 dice, never the
+    # fixtures) read told the board, 0.01, 0.02, 0.03 read 109, 106, 99 right with 19, 10, 6
+    # false dice (read as they are: 32 right, 5 false; with each frame's true smear at 0.01,
+    # not kept from ``least``: 122 right)
     noise: float = 0.02
     # least confidence of a die read in a frame undone so: the undoing leaves echoes (a die's
     # ghost a smear's length off, a checker's rim rung into pips) that the reader reads unsure.
-    # On 90 held-out shaken frames (``p13hm``, 139 dice): 0.4 keeps 103 found dice, 88 right,
-    # and 11 false ones (read as they are: 88 found, 24 right, 11 false); 0 keeps 119, 92 and
-    # 24; 0.5 88, 81 and 9
+    # On 90 held-out shaken frames (``p13hm``, 139 dice), the dice read undone kept from 0
+    # are 123 found, 94 right, 27 false; from 0.3 115, 92, 20; from 0.4 101, 89, 11 (read
+    # with it, the look beside a die found counting too: 105, 90, 10); from 0.5 90, 82, 9.
+    # Read as they are: 88 found, 24 right, 11 false
     least: float = 0.4
 
 
