@@ -5,7 +5,9 @@
 Without an image: the first rendered board fixture with dice (``tests/fixtures/boards``), else a
 real dice photograph scaled up to 1280×720. Prints the median time of each and their ratio: the
 dice read as in any photograph, and (when the frame's truth gives the board's inner corners, as
-a profile does) read knowing the board.
+a profile does) read knowing the board, and so again with no look for a shaken camera's smear
+(``DiceConfig.smear``): on a still frame what the blur check costs, on a shaken one (a
+``motion-*`` fixture) what undoing the smear costs too, timed turn about in the same run.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -51,6 +54,18 @@ def _median_time(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
     return float(np.median(times))
 
 
+def _median_times(fns: list, repeat: int) -> list[float]:  # type: ignore[type-arg]
+    """Each function's median time, the functions run turn about (a noisy machine slows
+    whichever runs in a slow spell; turn about, both)."""
+    times: list[list[float]] = [[] for _ in fns]
+    for _ in range(repeat):
+        for fn, out in zip(fns, times, strict=True):
+            t0 = time.perf_counter()
+            fn()
+            out.append(time.perf_counter() - t0)
+    return [float(np.median(t)) for t in times]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("image", nargs="?", help="a JPEG frame (default: a fixture with dice)")
@@ -71,6 +86,17 @@ def main() -> int:
         print(
             f"read dice, {what}: {read * 1e3:.2f} ms ({1 / read:.0f} frames/s), "
             f"{len(dice)} dice; / decode: {read / decode:.2f}× (aim: under 2×)"
+        )
+    if corners:
+        still = replace(config, smear=None)
+        looked, not_looked = _median_times(
+            [lambda: find_dice(frame, config, corners), lambda: find_dice(frame, still, corners)],
+            repeat,
+        )
+        print(
+            f"board's corners known, turn about: {looked * 1e3:.2f} ms with the look for a "
+            f"shaken camera's smear, {not_looked * 1e3:.2f} ms without "
+            f"({looked / not_looked:.2f}×)"
         )
     return 0
 

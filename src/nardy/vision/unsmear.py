@@ -84,24 +84,24 @@ def is_shaken(
 
 def cepstrum(gray: np.ndarray, box: tuple[int, int, int, int], tile: int) -> np.ndarray:
     """The cepstrum (centred: lag 0 in the middle) of the power spectrum averaged over the
-    half-overlapping tiles inside ``box`` (x0, y0, x1, y1); raises ``ValueError`` when no
-    tile fits."""
+    half-overlapping tiles inside ``box`` (x0, y0, x1, y1), each windowed; raises
+    ``ValueError`` when no tile fits."""
     x0, y0, x1, y1 = box
     step = tile // 2
-    tiles = [
-        gray[y : y + tile, x : x + tile]
-        for y in range(y0, y1 - tile + 1, step)
-        for x in range(x0, x1 - tile + 1, step)
+    corners = [
+        (x, y) for y in range(y0, y1 - tile + 1, step) for x in range(x0, x1 - tile + 1, step)
     ]
-    if not tiles:
+    if not corners:
         raise ValueError(f"the picture is smaller than one {tile}-pixel tile")
-    stack = np.asarray(tiles, np.float32)
-    stack -= stack.mean(axis=(1, 2), keepdims=True)
     window = np.hanning(tile).astype(np.float32)
-    stack *= np.outer(window, window)
-    power = (np.abs(np.fft.rfft2(stack)) ** 2).mean(axis=0)
-    # the floor keeps the log finite where a tile's spectrum is empty
-    return np.fft.fftshift(np.fft.irfft2(np.log(power + 1e-2), s=(tile, tile)))
+    window = np.outer(window, window)
+    power = np.zeros((tile, tile), np.float32)
+    for x, y in corners:  # OpenCV's transform, one tile at a time, is twice NumPy's on a stack
+        piece = gray[y : y + tile, x : x + tile]
+        spectrum = cv2.dft((piece - piece.mean()) * window, flags=cv2.DFT_COMPLEX_OUTPUT)
+        power += spectrum[..., 0] ** 2 + spectrum[..., 1] ** 2
+    # the floor keeps the log finite where the tiles' spectrum is empty
+    return np.fft.fftshift(np.fft.ifft2(np.log(power / len(corners) + 1e-2)).real)
 
 
 def measure_smear(image: np.ndarray, config: SmearConfig = SmearConfig()) -> Smear:
@@ -145,7 +145,9 @@ def line_kernel(smear: Smear) -> np.ndarray:
 
 
 def unsmear(image: np.ndarray, smear: Smear, config: SmearConfig = SmearConfig()) -> np.ndarray:
-    """``image`` (8-bit, grey or BGR) with ``smear`` divided out by a Wiener filter."""
+    """``image`` (8-bit, grey or BGR) with ``smear`` divided out by a Wiener filter: each
+    plane's spectrum times the line's conjugate over the line's power and ``noise``. The
+    spectra are OpenCV's packed real ones (half the work of complex ones)."""
     kernel = line_kernel(smear)
     pad = kernel.shape[0]
     h, w = image.shape[:2]
@@ -155,18 +157,18 @@ def unsmear(image: np.ndarray, smear: Smear, config: SmearConfig = SmearConfig()
         image, pad, height - h - pad, pad, width - w - pad, cv2.BORDER_REFLECT
     ).astype(np.float32)
     planes = padded.reshape(height, width, -1)
-    shifted = np.zeros((height, width), np.float32)
+    line = np.zeros((height, width), np.float32)
     c = kernel.shape[0] // 2
-    shifted[: kernel.shape[0], : kernel.shape[1]] = kernel
-    shifted = np.roll(shifted, (-c, -c), axis=(0, 1))  # its middle at the origin: no shift
-    line = cv2.dft(shifted, flags=cv2.DFT_COMPLEX_OUTPUT)
-    re, im = line[..., 0], line[..., 1]
-    gain = 1.0 / (re * re + im * im + config.noise)
-    inverse = np.dstack([re * gain, -im * gain])  # the line's conjugate over its power
+    line[: kernel.shape[0], : kernel.shape[1]] = kernel
+    line = cv2.dft(np.roll(line, (-c, -c), axis=(0, 1)))  # its middle at the origin: no shift
+    one = np.zeros((height, width), np.float32)
+    one[0, 0] = 1.0
+    one = cv2.dft(one)  # 1 at every frequency
+    power = cv2.mulSpectrums(line, line, 0, conjB=True) + config.noise * one
+    wiener = cv2.divSpectrums(cv2.mulSpectrums(one, line, 0, conjB=True), power, 0)
     out = np.empty_like(planes)
     for i in range(planes.shape[2]):
-        spectrum = cv2.dft(np.ascontiguousarray(planes[..., i]), flags=cv2.DFT_COMPLEX_OUTPUT)
-        filtered = cv2.mulSpectrums(spectrum, inverse, 0)
-        out[..., i] = cv2.idft(filtered, flags=cv2.DFT_SCALE | cv2.DFT_REAL_OUTPUT)
+        spectrum = cv2.mulSpectrums(cv2.dft(np.ascontiguousarray(planes[..., i])), wiener, 0)
+        out[..., i] = cv2.idft(spectrum, flags=cv2.DFT_SCALE | cv2.DFT_REAL_OUTPUT)
     out = out[pad : pad + h, pad : pad + w].reshape(image.shape)
     return np.clip(out + 0.5, 0, 255).astype(np.uint8)
