@@ -23,8 +23,10 @@ a patch cut there reads that face's pips. The network also says where in its pat
 face's centre lies (the patch reader's box output, trained on such patches), and
 ``read_flat`` cuts each die again around it (``recentre``, ``DiceConfig.board_recentre``)
 before the read that counts: on held-out renders 73 of 618 values misread against 82 read
-where the die was found. The network learnt plainly drawn dice seen from straight above too,
-which show no side face (session 9's, which had not, misread a drawn 3 once re-centred).
+where the die was found (``dice_place``'s network of its own places the face nearer, but read
+there the values come out hardly better: ``DiceConfig.board_place``). The network learnt
+plainly drawn dice seen from straight above too, which show no side face (session 9's, which
+had not, misread a drawn 3 once re-centred).
 
 Session 12's network is wider and learnt from about three times the renders: on 459 held-out
 renders of session 12 it misreads 27 of 761 found dice against session 11's 58, and at
@@ -113,13 +115,15 @@ def patch_frame(
     face: float,
     angle: float = 0.0,
     flip: bool = False,
+    context: float = CONTEXT,
 ) -> np.ndarray:
-    """The 3×3 map from the pixels of ``cut_flat``'s patch to the image's (same arguments)."""
+    """The 3×3 map from the pixels of ``cut_flat``'s patch to the image's (same arguments;
+    ``context`` faces across, ``dice_place`` cuts wider)."""
     h = np.asarray(to_board, np.float64)
     c = np.asarray(center, np.float64)
     m = h @ np.array([c[0], c[1], 1.0])
     m = m[:2] / m[2]
-    side = CONTEXT * face * float(plane_scale(h, c[None])[0])
+    side = context * face * float(plane_scale(h, c[None])[0])
     a = np.radians(angle)
     k = side / PATCH
     sx = -k if flip else k
@@ -202,19 +206,25 @@ def read_flat(
     foot: np.ndarray,
     recentre: int = 0,
     value_face: float = 1.0,
+    place: int = 0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``predict`` on the board-plane patches of found top faces (``centres``, ``faces`` in
     image pixels), each cut with away from the camera's ``foot`` up, and mirrored (which keeps
-    it up); the two reads averaged. With ``recentre`` the patches are first cut and read that
-    many times more, each around the top face's centre the read before found (a cocked die's
-    face is often found off its centre, toward the side face it shows). With ``value_face``
-    other than 1 the value is read from patches cut at the last read's place for faces that
-    share of ``faces`` (``DiceConfig.board_value_cut``), read in the last read's batch; flat or
-    cocked stays the looser cut's."""
+    it up); the two reads averaged. With ``place`` each die is first moved that many times to
+    where ``dice_place``'s network puts its top face's centre, and with ``recentre`` the
+    patches are then cut and read that many times more, each around the top face's centre the
+    read before found (a cocked die's face is often found off its centre, toward the side face
+    it shows). With ``value_face`` other than 1 the value is read from patches cut at the last
+    read's place for faces that share of ``faces`` (``DiceConfig.board_value_cut``), read in
+    the last read's batch; flat or cocked stays the looser cut's."""
+    from nardy.vision import dice_place  # it cuts as this module does
+
     n = len(centres)
     if not n:
         return np.zeros(0), np.zeros((0, 6))
     xy = np.asarray(centres, np.float64).reshape(n, 2)
+    for _ in range(place):
+        xy = dice_place.place(bgr, to_board, xy, faces, foot)
     for k in range(recentre + 1):
         turns = away_from(to_board, foot, xy)
         frames = _face_frames(to_board, xy, faces, turns)
