@@ -19,6 +19,7 @@ from nardy.vision.bar_trays import (
     read_trays,
     rhythm,
     rows,
+    witnessed,
 )
 from nardy.vision.checkers import MOST, TilesRead
 from nardy.vision.config import VisionConfig
@@ -148,6 +149,31 @@ def test_the_bar_read_twice_takes_what_both_readings_make_likeliest():
     assert agreed.count_p[0, 2] > own.count_p[0, 2]
     assert np.allclose(agreed.count_p.sum(axis=1), 1.0)
     assert read_bar(tiles.bar, shared=rows(own, slice(0, 2))).counts.tolist() == [0, 0]
+
+
+def _halves(top: dict[int, float], bottom: dict[int, float], light: float = 0.1) -> TilesRead:
+    """The bar's halves read with the probabilities given (the rest shared out evenly)."""
+    p = np.zeros((2, MOST + 1))
+    for row, probs in enumerate((top, bottom)):
+        p[row] = (1 - sum(probs.values())) / (MOST + 1 - len(probs))
+        for count, prob in probs.items():
+            p[row, count] = prob
+    light_p = np.full(2, light)
+    return TilesRead(p.argmax(axis=1), light_p >= 0.5, p.max(axis=1), p, light_p)
+
+
+def test_the_checker_networks_taken_at_a_lesser_weight_let_the_bar_network_outvote_them():
+    # the bar's network sees a dark checker on the top half (beside the cube, say); the checker
+    # networks are surer still that the half is empty
+    own = _halves({1: 0.95, 0: 0.04}, {0: 0.99})
+    shared = _halves({0: 0.995, 1: 0.005}, {0: 0.999})
+    assert witnessed(own, shared).counts.tolist() == [0, 0]  # the plain product
+    taken_down = witnessed(own, shared, shared_weight=0.5)
+    assert taken_down.counts.tolist() == [1, 0]
+    assert np.allclose(taken_down.count_p.sum(axis=1), 1.0)
+    assert not taken_down.light[0]  # dark, as both say
+    # sure as each other, they still agree
+    assert witnessed(shared, shared, 0.5).counts.tolist() == [0, 0]
 
 
 def test_readings_joined_keep_their_order():

@@ -17,7 +17,12 @@ How the board reader uses them (``BoardReader._checkers``), chosen on held-out t
 - the bar's halves are read by the checker networks and, unless those are sure the bar is
   empty (``bar_quiet``, ``VisionConfig.bar_quiet``), by the bar's network too, the two
   readings' probabilities multiplied (``read_bar``): 6 bars misread (checker networks alone
-  9, the bar's alone 10; told 15 a side 4, 10 and 24, and 2 with the bar's always asked);
+  9, the bar's alone 10; told 15 a side 4, 10 and 24, and 2 with the bar's always asked).
+  Session 14: the bar's network trained again with scenes made for it (a checker beside the
+  cube standing on the bar, dark checkers on dark bars, dice lying over the bar's checkers;
+  ``train_bar_trays.py``'s docstring), the checker networks' probabilities taken at half
+  weight (``bar_shared_weight``: their square root; they are surest where they miss a checker
+  beside the cube) and ``bar_quiet`` 0.999;
 - the trays by their own network, told the checkers a side or not: 38 trays misread where
   the checker networks misread 55 (on the fixtures it reads three trays fewer right than they
   did, 248 of 263 against 251; on the unseen looks as many, 51 of 59; held-out renders, not
@@ -270,19 +275,35 @@ def bar_quiet(shared: TilesRead, sure: float) -> bool:
 
 
 def read_bar(
-    tiles: np.ndarray, shared: TilesRead | None = None, weights: Path = BAR_WEIGHTS
+    tiles: np.ndarray,
+    shared: TilesRead | None = None,
+    weights: Path = BAR_WEIGHTS,
+    shared_weight: float = 1.0,
 ) -> TilesRead:
     """The bar's halves (top, bottom) through the bar's network, and when given ``shared``
     (the checker networks' reading of the same halves in the points' tiles), both: the
-    product of their probabilities, each taken as a witness of its own. On 320 held-out
-    training renders the two together misread 6 bars, the bar's network alone 10, the
-    checker networks alone 9 (they err on different boards: a die, the cube, a checker half
-    hidden); told 15 a side, 2, 24 and 10 (the product keeps each one's certainty: a mean of
-    the two halves it, and the fit then puts missing checkers on the bar too cheaply)."""
+    product of their probabilities, each taken as a witness of its own, the checker
+    networks' raised to ``shared_weight`` (``VisionConfig.bar_shared_weight``). On 320
+    held-out training renders the two together misread 6 bars, the bar's network alone 10,
+    the checker networks alone 9 (they err on different boards: a die, the cube, a checker
+    half hidden); told 15 a side, 2, 24 and 10 (the product keeps each one's certainty: a
+    mean of the two halves it, and the fit then puts missing checkers on the bar too
+    cheaply). The checker networks are the surer of the two where they are wrong (a checker
+    beside the cube, a dark checker on a dark bar, read empty at 0.99 and more): taken at a
+    lesser weight, the bar's network, trained on such bars, outvotes them."""
     own = read_with(tiles, weights)
-    if shared is None or shared.light_p is None or own.light_p is None:
+    if shared is None:
         return own
-    count_p = own.count_p * shared.count_p
+    return witnessed(own, shared, shared_weight)
+
+
+def witnessed(own: TilesRead, shared: TilesRead, shared_weight: float = 1.0) -> TilesRead:
+    """Two readings of the same tiles as one: their count probabilities multiplied, the
+    second's raised to ``shared_weight`` first (below 1 it counts for less: its certainty is
+    taken down), their colours' multiplied."""
+    if shared.light_p is None or own.light_p is None:
+        return own
+    count_p = own.count_p * shared.count_p**shared_weight
     count_p /= count_p.sum(axis=1, keepdims=True)
     light = light_and_dark(own.light_p) * light_and_dark(shared.light_p)
     return as_read(count_p, light[:, 0] / light.sum(axis=1))

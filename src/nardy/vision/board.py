@@ -180,7 +180,7 @@ class BoardReader:
         shared = read_tiles(tiles[:26], config=self.config, closer=closer, also=also)
         bar = rows(shared, slice(24, 26))
         if not bar_quiet(bar, self.config.bar_quiet):
-            bar = read_bar(own_tiles().bar, bar)
+            bar = read_bar(own_tiles().bar, bar, shared_weight=self.config.bar_shared_weight)
         parts = [rows(shared, slice(0, 24)), bar]
         if self.trays_in_view:
             tiles_own = own_tiles()
