@@ -36,7 +36,7 @@ face from where it places it at the median (the farthest tenth 0.22), a flat one
 held-out renders (``p12hc``, ``p12h``, ``p14hc``, ``p14h``: 444 cocked, 1,103 flat) a cocked
 die's face lies 0.027-0.036 of a face off at the median once placed, 0.045-0.062 re-centred by
 the reader (the farthest tenth 0.10-0.14 against 0.15-0.24), and read there 41 of the 444
-values are wrong against 53 (``DiceConfig.board_place`` says what that does in the whole read).
+values are wrong against 53 (``DiceConfig.board_place``: what it does in the whole read).
 
 Tried and not kept, on the same held-out dice (``p12hc``, 128 found cocked dice, re-centred by
 the reader: 0.061 off at the median, 0.235 the farthest tenth, 17 misread): the box's centre as

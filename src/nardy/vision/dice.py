@@ -125,22 +125,22 @@ class DiceConfig:
     # misreads 73 of 618 values and none 82 (session 9's network, not re-centred: 98). Session
     # 12's network, on its 459 held-out renders (761 found dice): none misreads 44, one 27, two
     # 39
-    board_recentre: int = 1
-    # before those, each die may be moved this many times to where the placer (``dice_place``,
-    # a network of its own that says where in a patch the top face's centre lies) puts its top
-    # face; off, as the figures below are a wash. Measured on the dice found on 918 held-out
-    # renders (p12hc, p12h, p14hc, p14h: 444 cocked), a cocked die's face lies 0.027-0.036 of
-    # a face from its true centre at the median once placed against 0.045-0.062 re-centred
-    # (the farthest tenth 0.10-0.14 against 0.15-0.24), and of those 444, read at the same
-    # found dice, 41 misread against 53 (23 cut at the true centre). But in the whole read
-    # (board_place 1 and board_recentre 0, chosen on p12h and p12hc against 2 and 0, and 1 and
-    # 1: misread 27, 29, 31 of 776 found, re-centred as now 31), the values right are 749
-    # against 745 on p12 and 740 against 740 on p14, cocked dice caught 416 against 412 of
-    # 444, flat dice called cocked 189 against 194 of 1,103; on the fixtures 529 values right
-    # either way, one cocked die fewer caught (bg-start-016's, lost as the dice found change)
-    # and on the unseen boards 118 against 121 (three shaken frames: the placer saw few); a
-    # plainly drawn die from straight above, which it never learnt, it places only roughly
-    board_place: int = 0
+    board_recentre: int = 0
+    # before those, each die is moved this many times to where the placer (``dice_place``, a
+    # network of its own that says where in a patch the top face's centre lies) puts its top
+    # face, instead of by the reader's own re-centring. Measured on the dice found on 918
+    # held-out renders (p12hc, p12h, p14hc, p14h: 444 cocked), a cocked die's face lies
+    # 0.027-0.036 of a face from its true centre at the median once placed against
+    # 0.045-0.062 re-centred once (the farthest tenth 0.10-0.14 against 0.15-0.24), and of
+    # those 444, read at the same found dice, 41 misread against 53 (23 cut at the true
+    # centre). In the whole read, chosen on p12h and p12hc (placed once 27 misread, twice 29,
+    # placed and re-centred 31, re-centred once 31) and measured with the read of b745c4a:
+    # values right 755 against 749 on p12 and 747 against 746 on p14, cocked dice caught 415
+    # against 411 of 442, flat dice called cocked 192 against 195 of 1,110. On the fixtures 535
+    # values right either way, one cocked die fewer caught (bg-start-016's, lost as the dice
+    # found change: 89 of 96), the unseen boards 121 either way. A plainly drawn die seen from
+    # straight above, which it never learnt, it places about as the reader re-centres it
+    board_place: int = 1
     # the value is read from patches cut at the last of those reads' places for a top face
     # this share of the side the patch reader found: a tighter cut shows the pips larger and
     # less of what lies beside the face (side faces, a die leaning on it). On 288 held-out

@@ -23,8 +23,8 @@ a patch cut there reads that face's pips. The network also says where in its pat
 face's centre lies (the patch reader's box output, trained on such patches), and
 ``read_flat`` cuts each die again around it (``recentre``, ``DiceConfig.board_recentre``)
 before the read that counts: on held-out renders 73 of 618 values misread against 82 read
-where the die was found (``dice_place``'s network of its own places the face nearer, but read
-there the values come out hardly better: ``DiceConfig.board_place``). The network learnt
+where the die was found. Since session 14 ``dice_place``'s network of its own places the face
+instead, nearer (``DiceConfig.board_place``; ``board_recentre`` 0). The network learnt
 plainly drawn dice seen from straight above too, which show no side face (session 9's, which
 had not, misread a drawn 3 once re-centred).
 
