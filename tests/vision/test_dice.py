@@ -195,7 +195,7 @@ def test_on_a_known_board_the_value_is_read_from_a_tighter_cut(monkeypatch):
         prob = np.tile([0.02, 0.0, 0.0, 0.9, 0.08, 0.0, 0.0], (n, 1))
         return prob, np.zeros(n), np.asarray(centres, float), np.full(n, 12.0)
 
-    def flat(bgr, to_board, centres, faces, foot, recentre, value_face, place=0):
+    def flat(bgr, to_board, centres, faces, foot, recentre, value_face):
         handed.append(value_face)
         return np.zeros(len(centres)), np.tile([0.0, 0.0, 0.9, 0.1, 0.0, 0.0], (len(centres), 1))
 

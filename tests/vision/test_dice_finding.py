@@ -79,7 +79,7 @@ def test_on_a_known_board_a_die_is_as_sure_as_the_board_plane_read_of_its_value(
         prob = np.tile([0.02, 0.0, 0.0, 0.9, 0.08, 0.0, 0.0], (n, 1))
         return prob, np.zeros(n), np.asarray(centres, float), np.full(n, 10.0)
 
-    def flat(bgr, to_board, centres, faces, foot, recentre, value_face, place=0):  # a 4, 0.6 sure
+    def flat(bgr, to_board, centres, faces, foot, recentre, value_face):  # a 4, 0.6 sure
         return np.zeros(len(centres)), np.tile([0.0, 0.0, 0.4, 0.6, 0.0, 0.0], (len(centres), 1))
 
     monkeypatch.setattr(dice, "_read_patches", read)

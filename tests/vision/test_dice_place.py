@@ -13,7 +13,6 @@ from nardy.synth.textures import PIPS
 from nardy.vision import dice, dice_place, dice_tilt
 from nardy.vision.dice import DiceConfig, find_dice
 from nardy.vision.dice_centres import Proposal
-from nardy.vision.dice_patches import PATCH
 
 #: a board seen from straight above that fills the picture
 BOARD = [(0.0, 0.0), (639.0, 0.0), (639.0, 479.0), (0.0, 479.0)]
@@ -48,25 +47,13 @@ def test_a_die_found_off_its_face_is_placed_nearer_it(value):
 
 
 def test_the_reader_reads_where_the_placer_puts_the_face(monkeypatch):
-    """``read_flat`` with ``place``: its patches are cut around the placer's point, and
-    ``find_dice`` hands it ``board_place``."""
-    h = dice_tilt.to_plane(BOARD, ASPECT)
-    foot = np.array([0.5, 0.5 * ASPECT])
-    image = np.full((480, 640, 3), 40, np.uint8)
-    cv2.circle(image, (320, 240), 2, (250, 250, 250), -1)
-    seen = []
+    """``find_dice`` places each die ``board_place`` times, each from the last place, hands
+    the board-plane reader the last, and reports the die where it was found."""
+    moves = []
 
-    def predict(patches):
-        seen.extend(patches)
-        n = len(patches)
-        return np.zeros(n), np.full((n, 6), 1 / 6), np.zeros((n, 2))
-
-    monkeypatch.setattr(dice_tilt, "predict", predict)
-    monkeypatch.setattr(dice_place, "place", lambda *args: np.array([[320.0, 240.0]]))
-    dice_tilt.read_flat(image, h, [(331.0, 233.0)], [20.0], foot, place=1)
-    for p in seen:  # the mark in the middle of every patch
-        ys, xs = np.nonzero(p[..., 0] > 150)
-        assert np.hypot(xs.mean() - (PATCH - 1) / 2, ys.mean() - (PATCH - 1) / 2) < 1.0
+    def place(bgr, to_board, centres, faces, foot):
+        moves.append(np.array(centres, float))
+        return np.asarray(centres, float) + 3.0
 
     handed = []
 
@@ -75,14 +62,17 @@ def test_the_reader_reads_where_the_placer_puts_the_face(monkeypatch):
         prob = np.tile([0.02, 0.0, 0.0, 0.9, 0.08, 0.0, 0.0], (n, 1))
         return prob, np.zeros(n), np.asarray(centres, float), np.full(n, 12.0)
 
-    def flat(bgr, to_board, centres, faces, foot, recentre, value_face, place=0):
-        handed.append(place)
+    def flat(bgr, to_board, centres, faces, foot, recentre, value_face):
+        handed.append(np.array(centres, float))
         return np.zeros(len(centres)), np.tile([0.0, 0.0, 0.9, 0.1, 0.0, 0.0], (len(centres), 1))
 
     monkeypatch.setattr(dice, "in_region", lambda *args: [Proposal(50.0, 50.0, 10.0, 0.8)])
     monkeypatch.setattr(dice, "_read_patches", read)
     monkeypatch.setattr(dice, "face_sides", lambda corners, points, f: np.full(len(points), 10.0))
+    monkeypatch.setattr(dice.dice_place, "place", place)
     monkeypatch.setattr(dice.dice_tilt, "read_flat", flat)
-    config = replace(DiceConfig(), board_place=2, board_beside=0.0)
-    find_dice(np.zeros((480, 640, 3), np.uint8), config, BOARD)
-    assert handed == [2]
+    config = replace(DiceConfig(), board_place=2, board_beside=0.0, smear=None)
+    (die,) = find_dice(np.zeros((480, 640, 3), np.uint8), config, BOARD)
+    assert [m.tolist() for m in moves] == [[[50.0, 50.0]], [[53.0, 53.0]]]
+    assert [h.tolist() for h in handed] == [[[56.0, 56.0]]]
+    assert die.center == (50.0, 50.0) and die.value == 3

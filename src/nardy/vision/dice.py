@@ -38,7 +38,7 @@ from typing import Literal
 import cv2
 import numpy as np
 
-from nardy.vision import dice_patches, dice_tilt
+from nardy.vision import dice_patches, dice_place, dice_tilt
 from nardy.vision.dice_centres import Proposal, in_region, propose
 from nardy.vision.unsmear import SmearConfig, is_shaken, measure_smear, unsmear
 
@@ -405,15 +405,11 @@ def _learned_dice(
     if corners is not None and len(keep):  # flat or cocked, and the value, read again in the
         size = (bgr.shape[1], bgr.shape[0])  # board's plane instead
         to_board, foot, _ = dice_tilt.board_plane(corners, config.board_aspect, size)
+        placed = xy  # read where the placer puts each top face; reported where it was found
+        for _ in range(config.board_place):
+            placed = dice_place.place(bgr, to_board, placed, face, foot)
         tilt, values = dice_tilt.read_flat(
-            bgr,
-            to_board,
-            xy,
-            face,
-            foot,
-            config.board_recentre,
-            config.board_value_cut,
-            place=config.board_place,
+            bgr, to_board, placed, face, foot, config.board_recentre, config.board_value_cut
         )
         cocked = config.board_cocked
         sure = values.max(axis=1)  # the confidence is the reader's whose value it is

@@ -206,25 +206,19 @@ def read_flat(
     foot: np.ndarray,
     recentre: int = 0,
     value_face: float = 1.0,
-    place: int = 0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``predict`` on the board-plane patches of found top faces (``centres``, ``faces`` in
     image pixels), each cut with away from the camera's ``foot`` up, and mirrored (which keeps
-    it up); the two reads averaged. With ``place`` each die is first moved that many times to
-    where ``dice_place``'s network puts its top face's centre, and with ``recentre`` the
-    patches are then cut and read that many times more, each around the top face's centre the
-    read before found (a cocked die's face is often found off its centre, toward the side face
-    it shows). With ``value_face`` other than 1 the value is read from patches cut at the last
-    read's place for faces that share of ``faces`` (``DiceConfig.board_value_cut``), read in
-    the last read's batch; flat or cocked stays the looser cut's."""
-    from nardy.vision import dice_place  # it cuts as this module does
-
+    it up); the two reads averaged. With ``recentre`` the patches are first cut and read that
+    many times more, each around the top face's centre the read before found (a cocked die's
+    face is often found off its centre, toward the side face it shows). With ``value_face``
+    other than 1 the value is read from patches cut at the last read's place for faces that
+    share of ``faces`` (``DiceConfig.board_value_cut``), read in the last read's batch; flat or
+    cocked stays the looser cut's."""
     n = len(centres)
     if not n:
         return np.zeros(0), np.zeros((0, 6))
     xy = np.asarray(centres, np.float64).reshape(n, 2)
-    for _ in range(place):
-        xy = dice_place.place(bgr, to_board, xy, faces, foot)
     for k in range(recentre + 1):
         turns = away_from(to_board, foot, xy)
         frames = _face_frames(to_board, xy, faces, turns)
