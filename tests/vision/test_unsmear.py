@@ -11,9 +11,19 @@ import cv2
 import numpy as np
 import pytest
 
+from nardy.vision.config import VisionConfig
 from nardy.vision.dice import DiceConfig, find_dice
 from nardy.vision.dice_eval import DiceScore, fixture_truth, score_image
-from nardy.vision.unsmear import Smear, is_shaken, line_kernel, measure_smear, unsmear
+from nardy.vision.unsmear import (
+    Smear,
+    SmearConfig,
+    board_box,
+    is_shaken,
+    line_kernel,
+    measure_smear,
+    unsmear,
+)
+from nardy.vision.usable import surface_sharpness
 
 BOARDS = Path(__file__).resolve().parent.parent / "fixtures" / "boards"
 
@@ -103,3 +113,14 @@ def test_a_still_frame_is_read_as_it_is():
     config = DiceConfig()
     read = find_dice(image, config, truth["corners"])
     assert read == find_dice(image, replace(config, smear=None), truth["corners"])
+
+
+def test_a_frame_is_undone_only_under_the_sharpness_cut():
+    path = BOARDS / "motion-002.jpg"
+    corners = json.loads(path.with_suffix(".json").read_text())["corners"]
+    image = cv2.imread(str(path))
+    x0, y0, x1, y1 = board_box(image.shape, corners)
+    gray = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+    sharpness = surface_sharpness(gray, VisionConfig.blur_sigma)
+    assert is_shaken(image, corners, SmearConfig(sharpness=sharpness + 0.01))
+    assert not is_shaken(image, corners, SmearConfig(sharpness=sharpness - 0.01))

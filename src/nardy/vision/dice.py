@@ -431,7 +431,7 @@ def find_dice(
     (dice much larger or smaller than a die on that board are not read)."""
     bgr = _check(image)
     least = 0.0
-    if corners is not None and config.smear is not None and is_shaken(bgr, corners):
+    if corners is not None and config.smear is not None and is_shaken(bgr, corners, config.smear):
         try:
             bgr = unsmear(bgr, measure_smear(bgr, config.smear), config.smear)
             least = config.smear.least

@@ -10,9 +10,9 @@ period as a deep trough at the smear's length, in its direction (``measure_smear
 the line, a Wiener filter divides it out (``unsmear``), stopping short where the line's
 spectrum is near nothing and noise alone would be left (``noise``).
 
-Only a frame the board's own blur check calls smeared (``is_shaken``, the check that calls it
-unusable) is measured and undone: a still frame's cepstrum has troughs too, where the board's
-regular points and the grain repeat.
+Only a frame the board's own blur check calls smeared (``is_shaken``, the measure of the check
+that calls it unusable) is measured and undone: a still frame's cepstrum has troughs too, where
+the board's regular points and the grain repeat.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from nardy.vision.config import VisionConfig
-from nardy.vision.usable import surface_blur
+from nardy.vision.usable import surface_sharpness
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,13 @@ class Smear:
 
 @dataclass(frozen=True)
 class SmearConfig:
+    # a frame is undone when the blur check's measure is under this (``is_shaken``), a little
+    # under what calls a frame unusable (``VisionConfig.blur_ratio``, 1.54): between the two lie
+    # frames blurred mostly by the lens, with a shake of a pixel or two, whose cepstrum shows
+    # a smear that is not there (undone, their dice are lost). On the training renders (never
+    # the fixtures): 5 of 3,124 usable frames under 1.54 (1.50-1.54), none under 1.50; of 300
+    # shaken frames 287 under 1.54, 282 under 1.50
+    sharpness: float = 1.50
     # the board is cut into tiles this many pixels square, half overlapping, whose power
     # spectra are averaged: the cepstrum of one tile is too noisy to show a short smear
     tile: int = 128
@@ -72,14 +79,14 @@ def board_box(
 
 
 def is_shaken(
-    image: np.ndarray, corners: Sequence[Sequence[float]], config: VisionConfig | None = None
+    image: np.ndarray, corners: Sequence[Sequence[float]], config: SmearConfig = SmearConfig()
 ) -> bool:
     """Whether the board inside ``corners`` is smeared in ``image`` (BGR or grey): the
-    usability check's blur measure (``usable.surface_blur``)."""
+    usability check's blur measure (``usable.surface_sharpness``) under ``sharpness``."""
     x0, y0, x1, y1 = board_box(image.shape, corners)
     board = image[y0:y1, x0:x1]
     gray = cv2.cvtColor(board, cv2.COLOR_BGR2GRAY) if board.ndim == 3 else board
-    return not surface_blur(gray, config or VisionConfig()).usable
+    return surface_sharpness(gray, VisionConfig.blur_sigma) < config.sharpness
 
 
 def cepstrum(gray: np.ndarray, box: tuple[int, int, int, int], tile: int) -> np.ndarray:

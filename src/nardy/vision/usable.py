@@ -176,12 +176,18 @@ def surface_blur(gray: np.ndarray, config: VisionConfig) -> Verdict:
     along the motion has little left to lose in that direction, so the ratio falls toward 1.
     The surface is halved first (``pyrDown``): sharper than that no camera's edges are, and it
     costs a quarter."""
-    fine = cv2.pyrDown(gray).astype(np.float32)
-    coarse = cv2.GaussianBlur(fine, (0, 0), config.blur_sigma)
-    ratio = float(np.min(_directional_energy(fine) / _directional_energy(coarse)))
+    ratio = surface_sharpness(gray, config.blur_sigma)
     if ratio < config.blur_ratio:
         return Verdict(False, f"motion blur (sharpness {ratio:.2f})", 0.0)
     return Verdict(True, None, float(np.clip((ratio - config.blur_ratio) / 0.3, 0, 1)))
+
+
+def surface_sharpness(gray: np.ndarray, sigma: float) -> float:
+    """``surface_blur``'s measure: the least, over the directions, of the halved surface's
+    gradient energy before a further smoothing (``sigma``) against after it."""
+    fine = cv2.pyrDown(gray).astype(np.float32)
+    coarse = cv2.GaussianBlur(fine, (0, 0), sigma)
+    return float(np.min(_directional_energy(fine) / _directional_energy(coarse)))
 
 
 def strips_gray(strip_row: np.ndarray) -> np.ndarray:
