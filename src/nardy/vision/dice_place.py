@@ -19,7 +19,7 @@ import numpy as np
 
 from nardy.vision import tinynet
 from nardy.vision.dice_patches import PATCH, normalise_patch
-from nardy.vision.dice_tilt import away_from, cut_by, patch_frame
+from nardy.vision.dice_tilt import away_from, cut_by, face_frames
 
 WEIGHTS = Path(__file__).with_name("dice_place.onnx")
 CONTEXT = 2.0  # the patch's side over the found top face's (as the reader's: ``dice_tilt``)
@@ -44,22 +44,6 @@ def grid_centre(logits: np.ndarray) -> np.ndarray:
     return out
 
 
-def frames(
-    to_board: np.ndarray,
-    centres: np.ndarray,
-    faces: Sequence[float] | np.ndarray,
-    foot: np.ndarray,
-) -> list[np.ndarray]:
-    """``dice_tilt.patch_frame`` of each die's wide patch (away from the camera's ``foot`` up),
-    then of each mirrored."""
-    turns = away_from(to_board, foot, centres)
-    return [
-        patch_frame(to_board, (float(c[0]), float(c[1])), float(f), a, flip, CONTEXT)
-        for flip in (False, True)
-        for c, f, a in zip(centres, faces, turns, strict=True)
-    ]
-
-
 def place(
     bgr: np.ndarray,
     to_board: np.ndarray,
@@ -74,7 +58,7 @@ def place(
     xy = np.asarray(centres, np.float64).reshape(n, 2)
     if not n:
         return xy
-    cuts = frames(to_board, xy, faces, foot)
+    cuts = face_frames(to_board, xy, faces, away_from(to_board, foot, xy), context=CONTEXT)
     blob = np.stack([normalise_patch(cut_by(bgr, m)) for m in cuts])
     out = tinynet.run_onnx(WEIGHTS, blob)
     at = grid_centre(out)  # of the patch's side, from its centre

@@ -183,16 +183,18 @@ def away_from(to_board: np.ndarray, foot: np.ndarray, centres: np.ndarray) -> np
     return np.degrees(np.arctan2(d[:, 0], -d[:, 1]))
 
 
-def _face_frames(
+def face_frames(
     to_board: np.ndarray,
     centres: np.ndarray,
     faces: Sequence[float] | np.ndarray,
     turns: np.ndarray,
     scale: float = 1.0,
+    context: float = CONTEXT,
 ) -> list[np.ndarray]:
-    """``patch_frame`` of each top face (its side times ``scale``), then of each mirrored."""
+    """``patch_frame`` of each top face (its side times ``scale``, the patch ``context`` faces
+    across), then of each mirrored."""
     return [
-        patch_frame(to_board, (float(c[0]), float(c[1])), float(f) * scale, a, flip)
+        patch_frame(to_board, (float(c[0]), float(c[1])), float(f) * scale, a, flip, context)
         for flip in (False, True)
         for c, f, a in zip(centres, faces, turns, strict=True)
     ]
@@ -221,10 +223,10 @@ def read_flat(
     xy = np.asarray(centres, np.float64).reshape(n, 2)
     for k in range(recentre + 1):
         turns = away_from(to_board, foot, xy)
-        frames = _face_frames(to_board, xy, faces, turns)
+        frames = face_frames(to_board, xy, faces, turns)
         # the last read's places and turns, cut tighter for the value, read in the same batch
         last = k == recentre and value_face != 1.0
-        tight = _face_frames(to_board, xy, faces, turns, value_face) if last else []
+        tight = face_frames(to_board, xy, faces, turns, value_face) if last else []
         cocked, values, at = predict(np.stack([cut_by(bgr, m) for m in frames + tight]))
         if k == recentre:
             cocked, values = cocked[: 2 * n], values[-2 * n :]
