@@ -10,9 +10,10 @@ period as a deep trough at the smear's length, in its direction (``measure_smear
 the line, a Wiener filter divides it out (``unsmear``), stopping short where the line's
 spectrum is near nothing and noise alone would be left (``noise``).
 
-Only a frame the board's own blur check calls smeared (``is_shaken``, the measure of the check
-that calls it unusable) is measured and undone: a still frame's cepstrum has troughs too, where
-the board's regular points and the grain repeat.
+Only a frame whose board the usability check's blur measure calls plainly smeared
+(``is_shaken``: under a cut a little stricter than the one that calls a frame unusable) is
+measured and undone: a still frame's cepstrum has troughs too, where the board's regular points
+and the grain repeat, and a frame blurred by the lens has no line to divide out.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ class SmearConfig:
     # the fixtures): 5 of 3,124 usable frames under 1.54 (1.50-1.54), none under 1.50; of 300
     # shaken frames 287 under 1.54, 282 under 1.50
     sharpness: float = 1.50
-    # the board is cut into tiles this many pixels square, half overlapping, whose power
+    # the picture is cut into tiles this many pixels square, half overlapping, whose power
     # spectra are averaged: the cepstrum of one tile is too noisy to show a short smear
     tile: int = 128
     # the shortest and longest smear looked for (pixels): under 4 the check rarely calls a
