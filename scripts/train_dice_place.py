@@ -65,30 +65,13 @@ from train_dice_reader import (
     to_onnx,
     train_mode,
 )
-from train_dice_tilt import camera_blur, shape_of, widened_training
+from train_dice_tilt import cached, camera_blur, found_cuts, shape_of, widened_training
 
 from nardy.vision import camera, dice_place, dice_tilt
-from nardy.vision.dice import DiceConfig, find_dice
-from nardy.vision.dice_eval import fixture_truth, match
+from nardy.vision.dice import DiceConfig
 from nardy.vision.dice_patches import PATCH, normalise_patch
 
 FIELDS = ("patches", "at", "cocked", "held")
-
-
-def found_points(image, truth: dict, rng: np.random.Generator, copies: int):
-    """(true die, point, face) around the top faces the reader finds of the render's dice,
-    each a little off where it found it."""
-    readings = find_dice(image, DiceConfig(), truth["corners"])
-    out = []
-    dice = truth.get("dice", [])
-    for d, k in zip(dice, match(readings, fixture_truth(truth)), strict=True):
-        if k is None or d.get("hidden"):
-            continue
-        r = readings[k]
-        for _ in range(copies):
-            at = np.asarray(r.center) + rng.normal(0, 0.03, 2) * r.box[2]
-            out.append((d, at, r.box[2] * np.exp(rng.normal(0, 0.05))))
-    return out
 
 
 def near_points(dice: list[dict], rng: np.random.Generator, copies: int, cocked: int, wide: float):
@@ -142,7 +125,7 @@ def cut_image(path: Path, rng: np.random.Generator, args) -> list:
     dice = truth.get("dice", [])
     points = near_points(dice, rng, args.copies, args.cocked_copies, args.wide)
     if args.found and not all(d["flat"] for d in dice):
-        points += found_points(image, truth, rng, args.found)
+        points += found_cuts(image, truth, rng, args.found)
     return cut_points(image, np.asarray(truth["corners"], np.float64), points, rng, args.context)
 
 
@@ -152,28 +135,24 @@ def cut_set(folder: Path, args) -> dict:
     paths = [p for p in sorted(folder.glob("*.jpg")) if p.with_suffix(".json").exists()]
     how = (args.seed, args.copies, args.cocked_copies, args.wide, args.found, args.context, 2)
     key = f"{paths[0].stem}-{len(paths)}-{zlib.crc32(repr(how).encode()):08x}" if paths else ""
-    path = args.cache / f"{key}.npz" if args.cache and key else None
-    if path and path.exists():
-        with np.load(path) as z:
-            return {k: z[k] for k in FIELDS}
-    rng = np.random.default_rng([args.seed, zlib.crc32(key.encode())])
-    cuts, held = [], []
-    t0 = time.time()
-    for n, p in enumerate(paths):
-        got = cut_image(p, rng, args)
-        cuts += got
-        held += [n % 10 == 0] * len(got)
-    print(f"cut {len(paths)} images of {folder}: {len(cuts)} [{time.time() - t0:.0f} s]")
-    data = {
-        "patches": np.stack([c[0] for c in cuts]) if cuts else np.zeros((0, PATCH, PATCH, 3)),
-        "at": np.stack([c[1] for c in cuts]) if cuts else np.zeros((0, 2), np.float32),
-        "cocked": np.array([c[2] for c in cuts], np.int64),
-        "held": np.array(held, bool),
-    }
-    if path:
-        args.cache.mkdir(parents=True, exist_ok=True)
-        np.savez(path, **data)
-    return data
+
+    def make() -> dict:
+        rng = np.random.default_rng([args.seed, zlib.crc32(key.encode())])
+        cuts, held = [], []
+        t0 = time.time()
+        for n, p in enumerate(paths):
+            got = cut_image(p, rng, args)
+            cuts += got
+            held += [n % 10 == 0] * len(got)
+        print(f"cut {len(paths)} images of {folder}: {len(cuts)} [{time.time() - t0:.0f} s]")
+        return {
+            "patches": np.stack([c[0] for c in cuts]) if cuts else np.zeros((0, PATCH, PATCH, 3)),
+            "at": np.stack([c[1] for c in cuts]) if cuts else np.zeros((0, 2), np.float32),
+            "cocked": np.array([c[2] for c in cuts], np.int64),
+            "held": np.array(held, bool),
+        }
+
+    return cached(args.cache if paths else None, key, make)
 
 
 def train(data: dict, args, rng: np.random.Generator) -> None:

@@ -484,7 +484,7 @@ def cached(cache: Path | None, key: str, make) -> dict:
     path = cache / f"{key}.npz" if cache else None
     if path and path.exists():
         with np.load(path) as z:
-            return {k: z[k] for k in FIELDS}
+            return {k: z[k] for k in z.files}
     data = make()
     if path:
         cache.mkdir(parents=True, exist_ok=True)

@@ -17,13 +17,12 @@ from nardy.vision.dice_eval import DiceScore, fixture_truth, score_image
 from nardy.vision.unsmear import (
     Smear,
     SmearConfig,
-    board_box,
     is_shaken,
     line_kernel,
     measure_smear,
     unsmear,
 )
-from nardy.vision.usable import surface_sharpness
+from nardy.vision.usable import surface_box, surface_sharpness
 
 BOARDS = Path(__file__).resolve().parent.parent / "fixtures" / "boards"
 
@@ -119,7 +118,7 @@ def test_a_frame_is_undone_only_under_the_sharpness_cut():
     path = BOARDS / "motion-002.jpg"
     corners = json.loads(path.with_suffix(".json").read_text())["corners"]
     image = cv2.imread(str(path))
-    x0, y0, x1, y1 = board_box(image.shape, corners)
+    x0, y0, x1, y1 = surface_box(corners, (image.shape[1], image.shape[0]))
     gray = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
     sharpness = surface_sharpness(gray, VisionConfig.blur_sigma)
     assert is_shaken(image, corners, SmearConfig(sharpness=sharpness + 0.01))

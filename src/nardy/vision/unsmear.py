@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from nardy.vision.config import VisionConfig
-from nardy.vision.usable import surface_sharpness
+from nardy.vision.usable import surface_box, surface_sharpness
 
 
 @dataclass(frozen=True)
@@ -68,23 +68,12 @@ class SmearConfig:
     least: float = 0.4
 
 
-def board_box(
-    shape: tuple[int, ...], corners: Sequence[Sequence[float]]
-) -> tuple[int, int, int, int]:
-    """The image's box (x0, y0, x1, y1) round the board's inner frame corners."""
-    q = np.asarray(corners, np.float64).reshape(4, 2)
-    h, w = shape[:2]
-    x0, y0 = np.clip(np.floor(q.min(0)), 0, None).astype(int)
-    x1, y1 = np.ceil(q.max(0)).astype(int)
-    return int(x0), int(y0), int(min(x1, w)), int(min(y1, h))
-
-
 def is_shaken(
     image: np.ndarray, corners: Sequence[Sequence[float]], config: SmearConfig = SmearConfig()
 ) -> bool:
     """Whether the board inside ``corners`` is smeared in ``image`` (BGR or grey): the
     usability check's blur measure (``usable.surface_sharpness``) under ``sharpness``."""
-    x0, y0, x1, y1 = board_box(image.shape, corners)
+    x0, y0, x1, y1 = surface_box(corners, (image.shape[1], image.shape[0]))
     board = image[y0:y1, x0:x1]
     gray = cv2.cvtColor(board, cv2.COLOR_BGR2GRAY) if board.ndim == 3 else board
     return surface_sharpness(gray, VisionConfig.blur_sigma) < config.sharpness

@@ -5,7 +5,7 @@ sees it whole (``usable_model``), no motion blur, the camera still where it was 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
@@ -182,6 +182,17 @@ def surface_blur(gray: np.ndarray, config: VisionConfig) -> Verdict:
     return Verdict(True, None, float(np.clip((ratio - config.blur_ratio) / 0.3, 0, 1)))
 
 
+def surface_box(
+    corners: Sequence[Sequence[float]], size: tuple[int, int]
+) -> tuple[int, int, int, int]:
+    """The bounding box (x0, y0, x1, y1) of the surface inside the inner frame ``corners``, in
+    an image of ``size`` (width, height), clipped to it."""
+    c = np.asarray(corners, np.float64).reshape(4, 2)
+    x0, y0 = np.clip(np.floor(c.min(axis=0)), 0, None).astype(int)
+    x1, y1 = np.ceil(c.max(axis=0)).astype(int)
+    return int(x0), int(y0), int(min(x1, size[0])), int(min(y1, size[1]))
+
+
 def surface_sharpness(gray: np.ndarray, sigma: float) -> float:
     """``surface_blur``'s measure: the least, over the directions, of the halved surface's
     gradient energy before a further smoothing (``sigma``) against after it."""
@@ -298,12 +309,7 @@ class FrameCheck:
 
     @cached_property
     def _surface_box(self) -> tuple[int, int, int, int]:
-        """The surface's bounding box in the frame (x0, y0, x1, y1), clipped to it."""
-        c = np.asarray(self.profile.corners)
-        w, h = self.profile.image_size
-        x0, y0 = np.clip(np.floor(c.min(axis=0)), 0, None).astype(int)
-        x1, y1 = np.ceil(c.max(axis=0)).astype(int)
-        return int(x0), int(y0), int(min(x1, w)), int(min(y1, h))
+        return surface_box(self.profile.corners, self.profile.image_size)
 
     def edges(self, frame: np.ndarray) -> np.ndarray:
         """Grey samples across the four edges (4 × along × across)."""
