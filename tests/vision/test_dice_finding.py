@@ -183,3 +183,50 @@ def test_on_a_known_board_a_die_touching_a_found_one_is_looked_for_beside_it(mon
     assert len(find_dice(image, replace(config, board_beside_apart=1.1), corners=board)) == 1
     # and none is looked for once the throw's dice are all found
     assert len(find_dice(image, replace(config, board_dice=1), corners=board)) == 1
+
+
+def test_on_a_known_board_a_die_found_beside_is_added_never_in_a_found_ones_place(monkeypatch):
+    from nardy.vision import dice
+    from nardy.vision.dice_centres import Proposal
+
+    # two dice leaning together, 4.5 pixels apart, their faces read a third larger than a
+    # die's (the pair's), the map's one peak on the first; a third die below the first
+    dice_at = np.array([[50.0, 50.0], [54.5, 50.0], [50.0, 59.0]])
+    sure = np.array([0.7, 0.9, 0.8])  # the board-plane reader is surer of the dice beside
+    monkeypatch.setattr(dice, "in_region", lambda *args: [Proposal(50.0, 50.0, 10.0, 0.8)])
+    monkeypatch.setattr(dice, "face_sides", lambda corners, points, f: np.full(len(points), 10.0))
+
+    def near(xy):
+        apart = np.hypot(*(np.asarray(xy, float)[:, None] - dice_at[None]).transpose(2, 0, 1))
+        return apart.argmin(axis=1), apart.min(axis=1) < 5.0
+
+    def read(bgr, centres, sides, turns=1, weights=None):  # each cut settles on a die within
+        xy = np.asarray(centres, float)  # 5 pixels of its centre, or finds none
+        at, die = near(xy)
+        prob = np.array([[0.0, 0, 0, 1, 0, 0, 0] if d else [1.0, 0, 0, 0, 0, 0, 0] for d in die])
+        xy = np.where(die[:, None], dice_at[at], xy)
+        return prob, np.ones(len(xy)), xy, np.full(len(xy), 14.0)
+
+    def flat(bgr, to_board, centres, faces, foot, recentre, value_face=0.0, place=0):
+        at, _ = near(centres)
+        return np.ones(len(centres)), np.array([[0, 0, s, 0, 0, 0] for s in sure[at]])
+
+    monkeypatch.setattr(dice, "_read_patches", read)
+    monkeypatch.setattr(dice.dice_tilt, "read_flat", flat)
+    monkeypatch.setattr(dice.dice_place, "place", lambda bgr, to_board, xy, *args: xy)
+    image = np.zeros((200, 240, 3), np.uint8)
+    board = [(0, 0), (239, 0), (239, 199), (0, 199)]
+    config = DiceConfig(
+        board_beside=0.9,
+        board_beside_at=6,
+        board_beside_apart=0.4,
+        board_same_die=0.35,
+        board_dice=2,
+        smear=None,
+    )
+    got = find_dice(image, config, corners=board)
+    # the die found stays beside the surer one found beside it; of the two found beside, the
+    # surer only: a throw is two dice
+    assert [d.center for d in got] == [(54.5, 50.0), (50.0, 50.0)]
+    got = find_dice(image, replace(config, board_dice=3), corners=board)
+    assert [d.center for d in got] == [(54.5, 50.0), (50.0, 59.0), (50.0, 50.0)]
