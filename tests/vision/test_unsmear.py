@@ -15,11 +15,16 @@ from nardy.vision.config import VisionConfig
 from nardy.vision.dice import DiceConfig, find_dice
 from nardy.vision.dice_eval import DiceScore, fixture_truth, score_image
 from nardy.vision.unsmear import (
+    Dips,
     Smear,
     SmearConfig,
+    cepstrum,
     is_shaken,
     line_kernel,
+    log_power,
+    match_smear,
     measure_smear,
+    troughs,
     unsmear,
 )
 from nardy.vision.usable import surface_box, surface_sharpness
@@ -38,9 +43,26 @@ def scattered_checkers(seed: int) -> np.ndarray:
     return image
 
 
+def true_line(smear: Smear) -> np.ndarray:
+    """A smear's line drawn exactly (``line_kernel`` draws with OpenCV's smooth line, which
+    turns short lines by a few degrees): points every sixteenth of a pixel along it, each
+    shared among the four pixels round it."""
+    n = 2 * int(np.ceil(smear.length / 2 + 1)) + 1
+    a = np.radians(smear.angle)
+    t = (np.arange(round(smear.length * 16)) + 0.5) / 16 - smear.length / 2
+    x, y = n // 2 + t * np.cos(a), n // 2 + t * np.sin(a)
+    x0, y0 = np.floor(x).astype(int), np.floor(y).astype(int)
+    fx, fy = x - x0, y - y0
+    line = np.zeros((n, n), np.float32)
+    for dx, dy, w in ((0, 0, (1 - fx) * (1 - fy)), (1, 0, fx * (1 - fy)), (0, 1, (1 - fx) * fy)):
+        np.add.at(line, (y0 + dy, x0 + dx), w)
+    np.add.at(line, (y0 + 1, x0 + 1), fx * fy)
+    return line / line.sum()
+
+
 def shaken(still: np.ndarray, smear: Smear, seed: int = 0) -> np.ndarray:
     """``still`` smeared along a line, then the sensor's noise, as a shaken camera takes it."""
-    smeared = cv2.filter2D(still.astype(np.float32), -1, line_kernel(smear))
+    smeared = cv2.filter2D(still.astype(np.float32), -1, true_line(smear))
     noise = np.random.default_rng(seed).normal(0.0, 2.0, still.shape)
     return np.clip(smeared + noise + 0.5, 0, 255).astype(np.uint8)
 
@@ -123,3 +145,40 @@ def test_a_frame_is_undone_only_under_the_sharpness_cut():
     sharpness = surface_sharpness(gray, VisionConfig.blur_sigma)
     assert is_shaken(image, corners, SmearConfig(sharpness=sharpness + 0.01))
     assert not is_shaken(image, corners, SmearConfig(sharpness=sharpness - 0.01))
+
+
+def test_a_smear_found_near_a_trough_is_refined_by_its_dips():
+    """Started 2 pixels and 7 degrees off, the match with the spectrum's dips comes back to
+    the smear the picture was shaken by, and matches it better than where it started."""
+    config = SmearConfig()
+    smear = Smear(11, 70)
+    picture = shaken(scattered_checkers(3), smear).astype(np.float32)
+    h, w = picture.shape
+    dips = Dips(log_power(picture, (0, 0, w, h), config.tile), config)
+    start = Smear(13, 77)
+    score, found = match_smear(dips, start)
+    print(start, "->", found)
+    assert score > dips.match(start)
+    assert found.length == pytest.approx(smear.length, abs=0.5)
+    assert abs((found.angle - smear.angle + 90) % 180 - 90) <= 2
+
+
+def test_the_cepstrum_offers_its_deepest_troughs_first():
+    config = SmearConfig()
+    picture = shaken(scattered_checkers(4), Smear(15, 120)).astype(np.float32)
+    h, w = picture.shape
+    cep = cepstrum(log_power(picture, (0, 0, w, h), config.tile))
+    found = troughs(cep, config)
+    half = config.tile // 2
+    depth = [
+        cep[
+            half + round(f.length * np.sin(np.radians(f.angle))),
+            half + round(f.length * np.cos(np.radians(f.angle))),
+        ]
+        for f in found
+    ]
+    print(found)
+    assert len(found) == config.candidates
+    assert depth == sorted(depth)
+    # each within the ring, but for the half pixel its parabola may move it
+    assert all(config.shortest - 0.5 <= f.length <= config.longest + 0.5 for f in found)
