@@ -1,16 +1,20 @@
-"""``scripts/train_dice_tilt.py``: the shaken and out-of-focus patches it trains on."""
+"""``scripts/train_dice_tilt.py``: the shaken and out-of-focus patches it trains on, and the
+cuts around the faces the reader finds and the placer places."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from train_dice_tilt import SHAKEN, camera_blur  # noqa: E402
+import train_dice_tilt  # noqa: E402
+from train_dice_tilt import SHAKEN, camera_blur, found_cuts  # noqa: E402
 
 from nardy.vision.dice_tilt import CONTEXT, PATCH  # noqa: E402
 
@@ -47,3 +51,26 @@ def test_an_out_of_focus_patch_is_blurred_round_and_a_plain_one_is_left():
     assert np.ptp(xs) >= 3 and abs(int(np.ptp(xs)) - int(np.ptp(ys))) <= 1
     plain = dot()
     assert camera_blur(plain, rng, shaken=0.0, defocus=0.0) is plain
+
+
+def test_placed_cuts_lie_where_the_placer_puts_each_found_face(monkeypatch):
+    path = ROOT / "tests" / "fixtures" / "boards" / "cocked-001.jpg"
+    truth = json.loads(path.with_suffix(".json").read_text())
+    image = cv2.imread(str(path))
+    shift = np.array([40.0, 0.0])  # a placer that moves each face 40 pixels right
+    moved: list[np.ndarray] = []
+
+    def place(bgr, to_board, centres, faces, foot):
+        moved.append(np.asarray(centres, np.float64) + shift)
+        return moved[-1]
+
+    monkeypatch.setattr(train_dice_tilt.dice_place, "place", place)
+    found = found_cuts(image, truth, np.random.default_rng(0), 2)
+    asked = len(moved)  # by find_dice only: without ``placed`` no cut is placed
+    both = found_cuts(image, truth, np.random.default_rng(0), 2, placed=3)
+    assert found and len(moved) == 2 * asked + 1
+    assert len(both) == len(found) // 2 * 5
+    for k, (_, centre, face) in enumerate(both):
+        near = np.hypot(*(moved[-1] - centre).T).min() / face
+        # each die's two cuts around where it was found, then three where it was placed
+        assert (near < 0.2) == (k % 5 >= 2)
