@@ -7,13 +7,23 @@ from dataclasses import replace
 
 import numpy as np
 
+from nardy.vision import dice
 from nardy.vision.dice import DiceConfig, find_dice
+
+
+def black_board() -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """A black picture and its whole as the board: the mocked readers below see nothing."""
+    return np.zeros((200, 240, 3), np.uint8), [(0, 0), (239, 0), (239, 199), (0, 199)]
+
+
+def dice_of_side(monkeypatch, side: float) -> None:
+    """A die's top face is ``side`` pixels wherever it lies on the board."""
+    monkeypatch.setattr(dice, "face_sides", lambda corners, points, f: np.full(len(points), side))
 
 
 def test_on_a_known_board_a_patch_cut_as_the_second_reads_says_whether_to_read_again(
     monkeypatch,
 ):
-    from nardy.vision import dice
     from nardy.vision.dice_centres import Proposal
 
     found = [Proposal(50.0, 50.0, 10.0, 0.8), Proposal(150.0, 50.0, 10.0, 0.3)]
@@ -36,9 +46,8 @@ def test_on_a_known_board_a_patch_cut_as_the_second_reads_says_whether_to_read_a
         return prob, np.ones(n), np.asarray(centres, float), np.full(n, faces[0])
 
     monkeypatch.setattr(dice, "_read_patches", read)
-    monkeypatch.setattr(dice, "face_sides", lambda corners, points, f: np.full(len(points), 10.0))
-    image = np.zeros((200, 240, 3), np.uint8)
-    board = [(0, 0), (239, 0), (239, 199), (0, 199)]
+    dice_of_side(monkeypatch, 10.0)
+    image, board = black_board()
     # (the board's reader's last read, board_turns, at four turns as the second reads: only
     # the first read is at one turn here)
     config = DiceConfig(
@@ -66,13 +75,12 @@ def test_on_a_known_board_a_patch_cut_as_the_second_reads_says_whether_to_read_a
 
 
 def test_on_a_known_board_a_die_is_as_sure_as_the_board_plane_read_of_its_value(monkeypatch):
-    from nardy.vision import dice
     from nardy.vision.dice_centres import Proposal
 
     found = [Proposal(50.0, 50.0, 10.0, 0.8)]
     monkeypatch.setattr(dice, "in_region", lambda *args: list(found))
     monkeypatch.setattr(dice, "propose", lambda *args: list(found))
-    monkeypatch.setattr(dice, "face_sides", lambda corners, points, f: np.full(len(points), 10.0))
+    dice_of_side(monkeypatch, 10.0)
 
     def read(bgr, centres, sides, turns=1, weights=None):  # the patch reader: a 3, 0.9 sure
         n = len(centres)
@@ -84,8 +92,7 @@ def test_on_a_known_board_a_die_is_as_sure_as_the_board_plane_read_of_its_value(
 
     monkeypatch.setattr(dice, "_read_patches", read)
     monkeypatch.setattr(dice.dice_tilt, "read_flat", flat)
-    image = np.zeros((200, 240, 3), np.uint8)
-    board = [(0, 0), (239, 0), (239, 199), (0, 199)]
+    image, board = black_board()
     (die,) = find_dice(image, DiceConfig(board_beside=0.0), corners=board)
     assert die.value == 4 and die.flat
     assert die.confidence == 0.6  # not the patch reader's 0.9, which was for a 3
@@ -113,13 +120,13 @@ def test_on_a_known_board_two_dice_leaning_together_are_two():
 
 
 def test_on_a_known_board_the_boards_reader_says_whether_a_die_is_there(monkeypatch):
-    from nardy.vision import dice, dice_patches
+    from nardy.vision import dice_patches
     from nardy.vision.dice_centres import Proposal
 
     found = [Proposal(50.0, 50.0, 10.0, 0.8)]
     monkeypatch.setattr(dice, "in_region", lambda *args: list(found))
     monkeypatch.setattr(dice, "propose", lambda *args: list(found))
-    monkeypatch.setattr(dice, "face_sides", lambda corners, points, f: np.full(len(points), 10.0))
+    dice_of_side(monkeypatch, 10.0)
     board_sure = [0.9]  # how sure the board's reader is of a die; the photograph's: 0.6
     placed = (52.0, 49.0)  # where the photograph's reader places the top face
 
@@ -130,8 +137,7 @@ def test_on_a_known_board_the_boards_reader_says_whether_a_die_is_there(monkeypa
         return prob, np.ones(n), np.tile(placed, (n, 1)), np.full(n, 10.0)
 
     monkeypatch.setattr(dice, "_read_patches", read)
-    image = np.zeros((200, 240, 3), np.uint8)
-    board = [(0, 0), (239, 0), (239, 199), (0, 199)]
+    image, board = black_board()
     config = DiceConfig(
         board_min_die=0.7,
         board_maybe_die=0.3,
@@ -147,13 +153,12 @@ def test_on_a_known_board_the_boards_reader_says_whether_a_die_is_there(monkeypa
 
 
 def test_on_a_known_board_a_die_touching_a_found_one_is_looked_for_beside_it(monkeypatch):
-    from nardy.vision import dice
     from nardy.vision.dice_centres import Proposal
 
     # two dice touching, 10 pixels apart, and the map's one peak on the first
     dice_at = np.array([[50.0, 50.0], [60.0, 50.0]])
     monkeypatch.setattr(dice, "in_region", lambda *args: [Proposal(50.0, 50.0, 10.0, 0.8)])
-    monkeypatch.setattr(dice, "face_sides", lambda corners, points, f: np.full(len(points), 10.0))
+    dice_of_side(monkeypatch, 10.0)
 
     def read(bgr, centres, sides, turns=1, weights=None):  # each cut settles on a die within
         xy = np.asarray(centres, float)  # half a face of its centre, or finds none
@@ -173,8 +178,7 @@ def test_on_a_known_board_a_die_touching_a_found_one_is_looked_for_beside_it(mon
 
     monkeypatch.setattr(dice, "_read_patches", read)
     monkeypatch.setattr(dice.dice_tilt, "read_flat", flat)
-    image = np.zeros((200, 240, 3), np.uint8)
-    board = [(0, 0), (239, 0), (239, 199), (0, 199)]
+    image, board = black_board()
     config = DiceConfig(board_beside=0.9, board_beside_at=6, board_beside_apart=0.4, board_dice=2)
     got = find_dice(image, config, corners=board)
     assert sorted(d.center for d in got) == [(50.0, 50.0), (60.0, 50.0)]
@@ -186,7 +190,6 @@ def test_on_a_known_board_a_die_touching_a_found_one_is_looked_for_beside_it(mon
 
 
 def test_on_a_known_board_a_die_found_beside_is_added_never_in_a_found_ones_place(monkeypatch):
-    from nardy.vision import dice
     from nardy.vision.dice_centres import Proposal
 
     # two dice leaning together, 4.5 pixels apart, their faces read a third larger than a
@@ -194,7 +197,7 @@ def test_on_a_known_board_a_die_found_beside_is_added_never_in_a_found_ones_plac
     dice_at = np.array([[50.0, 50.0], [54.5, 50.0], [50.0, 59.0]])
     sure = np.array([0.7, 0.9, 0.8])  # the board-plane reader is surer of the dice beside
     monkeypatch.setattr(dice, "in_region", lambda *args: [Proposal(50.0, 50.0, 10.0, 0.8)])
-    monkeypatch.setattr(dice, "face_sides", lambda corners, points, f: np.full(len(points), 10.0))
+    dice_of_side(monkeypatch, 10.0)
 
     def near(xy):
         apart = np.hypot(*(np.asarray(xy, float)[:, None] - dice_at[None]).transpose(2, 0, 1))
@@ -214,8 +217,7 @@ def test_on_a_known_board_a_die_found_beside_is_added_never_in_a_found_ones_plac
     monkeypatch.setattr(dice, "_read_patches", read)
     monkeypatch.setattr(dice.dice_tilt, "read_flat", flat)
     monkeypatch.setattr(dice.dice_place, "place", lambda bgr, to_board, xy, *args: xy)
-    image = np.zeros((200, 240, 3), np.uint8)
-    board = [(0, 0), (239, 0), (239, 199), (0, 199)]
+    image, board = black_board()
     config = DiceConfig(
         board_beside=0.9,
         board_beside_at=6,
