@@ -59,17 +59,23 @@ import cv2
 import numpy as np
 from train_dice_reader import (
     optimised,
-    patch_colour,
     patch_training,
-    recolour,
     to_onnx,
-    train_mode,
 )
-from train_dice_tilt import cached, camera_blur, found_cuts, shape_of, widened_training
+from train_dice_tilt import (
+    BATCH,
+    augmenter,
+    cached,
+    found_cuts,
+    held_out_reads,
+    shape_of,
+    train_epoch,
+    widened_training,
+)
 
 from nardy.vision import camera, dice_place, dice_tilt
 from nardy.vision.dice import DiceConfig
-from nardy.vision.dice_patches import PATCH, normalise_patch
+from nardy.vision.dice_patches import PATCH
 
 FIELDS = ("patches", "at", "cocked", "held")
 
@@ -166,8 +172,7 @@ def train(data: dict, args, rng: np.random.Generator) -> None:
     cocked = torch.tensor(data["cocked"].astype(np.float32))
     train_idx, test_idx = np.nonzero(~held)[0], np.nonzero(held)[0]
     print(f"{len(pats)} patches ({len(test_idx)} held out), {int(cocked.sum())} cocked")
-    bs = 128
-    steps = args.epochs * ((len(train_idx) + bs - 1) // bs)
+    steps = args.epochs * ((len(train_idx) + BATCH - 1) // BATCH)
     init = None if str(args.init) == "none" else args.init
     if init is None:
         net, opt, sched = patch_training(None, args.lr, steps)
@@ -178,8 +183,9 @@ def train(data: dict, args, rng: np.random.Generator) -> None:
     net.fc2 = nn.Linear(net.fc2.in_features, g * g)
     net, opt, sched = optimised(net, args.lr, steps)
 
-    def grid_loss(pred, target):
-        """Cross-entropy against a Gaussian of half a cell round the true place."""
+    def grid_loss(pred, ti):
+        """Cross-entropy against a Gaussian of half a cell round each patch's true place."""
+        target = at[ti]
         cell = float(cells[1] - cells[0])
         dx = (cells[None, :] - target[:, :1]) / (0.5 * cell)
         dy = (cells[None, :] - target[:, 1:]) / (0.5 * cell)
@@ -187,36 +193,14 @@ def train(data: dict, args, rng: np.random.Generator) -> None:
         w = w / w.sum(dim=1, keepdim=True).clamp_min(1e-12)
         return -(w * nn.functional.log_softmax(pred, dim=1)).sum(dim=1).mean()
 
-    blur = (args.shaken, args.defocus)
-
-    def augmented(j: int) -> np.ndarray:
-        x = camera_blur(pats[j], rng, *blur)
-        if rng.random() < args.recolour:
-            x = recolour(x, rng)
-        return normalise_patch(patch_colour(x, rng))
+    augmented = augmenter(pats, rng, (args.shaken, args.defocus), args.recolour)
 
     face = 1.0 / args.context  # a top face, of the patch's side
     t0 = time.time()
     for epoch in range(args.epochs):
-        train_mode(net, init is not None)
-        total = 0.0
         order = rng.permutation(train_idx)
-        for i in range(0, len(order), bs):
-            idx = order[i : i + bs]
-            x = torch.tensor(np.stack([augmented(j) for j in idx]))
-            x = x.contiguous(memory_format=torch.channels_last)
-            ti = torch.tensor(idx)
-            pred = net(x)
-            loss = grid_loss(pred, at[ti])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += float(loss.detach()) * len(idx)
-        net.eval()
-        with torch.no_grad():
-            x = torch.tensor(np.stack([normalise_patch(pats[j]) for j in test_idx]))
-            pred = torch.cat([net(x[i : i + 512]) for i in range(0, len(x), 512)])
+        mean = train_epoch(net, opt, sched, order, augmented, grid_loss, init is not None)
+        pred = held_out_reads(net, pats, test_idx)
         ti = torch.tensor(test_idx)
         placed = torch.tensor(dice_place.grid_centre(pred.numpy()), dtype=torch.float32)
         miss = ((placed - at[ti]).norm(dim=1) / face).numpy()
@@ -229,7 +213,7 @@ def train(data: dict, args, rng: np.random.Generator) -> None:
             if m.any()
         )
         print(
-            f"epoch {epoch + 1}: loss {total / len(order):.4f}; held out, in faces: {figures} "
+            f"epoch {epoch + 1}: loss {mean:.4f}; held out, in faces: {figures} "
             f"[{time.time() - t0:.0f} s]",
             flush=True,
         )

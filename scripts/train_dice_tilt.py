@@ -220,6 +220,7 @@ from nardy.vision.dice import DiceConfig, find_dice
 from nardy.vision.dice_eval import fixture_truth, match
 from nardy.vision.dice_patches import normalise_patch
 
+BATCH = 128  # patches a training step
 CENTRED = 0.2  # the value is learnt on patches whose face centre is this near the middle
 SMALLER = (0.55, 0.95)  # ``--smaller`` renders are shrunk by a factor in this range
 # ``--shaken`` patches are smeared along a line this many top faces long: a camera shaken 8-20
@@ -375,6 +376,50 @@ def cut_drawn(count: int, grounds: list[Path], rng: np.random.Generator, copies:
     return out
 
 
+def augmenter(pats: np.ndarray, rng: np.random.Generator, blur, recoloured: float):
+    """Patch ``j`` of ``pats`` as it is trained on: smeared by a shaken camera or out of focus
+    (``blur``: the shares, ``camera_blur``), passed through ``train_dice_reader.recolour`` at
+    ``recoloured``, its colour and light varied as the patch reader's, normalised."""
+
+    def augmented(j: int) -> np.ndarray:
+        x = camera_blur(pats[j], rng, *blur)
+        if rng.random() < recoloured:
+            x = recolour(x, rng)
+        return normalise_patch(patch_colour(x, rng))
+
+    return augmented
+
+
+def train_epoch(net, opt, sched, order: np.ndarray, augmented, loss_of, going_on: bool) -> float:
+    """One epoch over the patches ``order`` names, in batches of ``BATCH``: each augmented,
+    ``loss_of(prediction, indices)`` stepped down; the mean loss. ``going_on`` (from a shipped
+    network) holds its batch norms as the identity they were folded into."""
+    import torch
+
+    train_mode(net, going_on)
+    total = 0.0
+    for i in range(0, len(order), BATCH):
+        idx = order[i : i + BATCH]
+        x = torch.tensor(np.stack([augmented(j) for j in idx]))
+        loss = loss_of(net(x.contiguous(memory_format=torch.channels_last)), torch.tensor(idx))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        total += float(loss.detach()) * len(idx)
+    return total / len(order)
+
+
+def held_out_reads(net, pats: np.ndarray, test_idx: np.ndarray):
+    """The network's outputs on the held-out patches, as they are (no augmenting)."""
+    import torch
+
+    net.eval()
+    with torch.no_grad():
+        x = torch.tensor(np.stack([normalise_patch(pats[j]) for j in test_idx]))
+        return torch.cat([net(x[i : i + 512]) for i in range(0, len(x), 512)])
+
+
 def train(
     data: dict,
     epochs: int,
@@ -392,17 +437,11 @@ def train(
     patches smeared by a shaken camera and of those out of focus (``camera_blur``),
     ``recoloured`` the share passed through ``train_dice_reader.recolour`` (hues no render's
     dice or board has: the unseen boards' yellow and grey dice)."""
-
-    def augmented(j: int) -> np.ndarray:
-        x = camera_blur(pats[j], rng, *blur)
-        if rng.random() < recoloured:
-            x = recolour(x, rng)
-        return normalise_patch(patch_colour(x, rng))
-
     import torch
     from torch import nn
 
     pats, held = data["patches"], data["held"]
+    augmented = augmenter(pats, rng, blur, recoloured)
     value = torch.tensor(data["value"].astype(np.int64))
     cocked = torch.tensor(data["cocked"].astype(np.float32))
     at = torch.tensor(data["at"].astype(np.float32))
@@ -412,37 +451,24 @@ def train(
     if "times" in data:  # patches of sets met too seldom, trained on more than once an epoch
         train_idx = np.repeat(train_idx, data["times"][train_idx])
     print(f"{len(pats)} patches ({len(test_idx)} held out), {int(cocked.sum())} cocked", flush=True)
-    bs = 128
-    steps = epochs * ((len(train_idx) + bs - 1) // bs)
+    steps = epochs * ((len(train_idx) + BATCH - 1) // BATCH)
     plain = (PATCH_CONVS, 128)  # the patch reader's shape
     if init is not None and (shape_of(init) != plain or tuple(shape) != plain):
         net, opt, sched = widened_training(init, lr, steps, *shape)
     else:
         net, opt, sched = patch_training(init, lr, steps, *shape)
+
+    def loss_of(pred, ti):
+        v = valued[ti]
+        loss = nn.functional.cross_entropy(pred[v, :7], value[ti][v], label_smoothing=0.02)
+        loss = loss + nn.functional.binary_cross_entropy_with_logits(pred[:, 11], cocked[ti])
+        return loss + 5 * nn.functional.smooth_l1_loss(pred[:, 7:9], at[ti], beta=0.05)
+
     t0 = time.time()
     for epoch in range(epochs):
-        train_mode(net, init is not None)
-        total = 0.0
         order = rng.permutation(train_idx)
-        for i in range(0, len(order), bs):
-            idx = order[i : i + bs]
-            x = torch.tensor(np.stack([augmented(j) for j in idx]))
-            x = x.contiguous(memory_format=torch.channels_last)
-            ti = torch.tensor(idx)
-            pred = net(x)
-            v = valued[ti]
-            loss = nn.functional.cross_entropy(pred[v, :7], value[ti][v], label_smoothing=0.02)
-            loss = loss + nn.functional.binary_cross_entropy_with_logits(pred[:, 11], cocked[ti])
-            loss = loss + 5 * nn.functional.smooth_l1_loss(pred[:, 7:9], at[ti], beta=0.05)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += float(loss.detach()) * len(idx)
-        net.eval()
-        with torch.no_grad():
-            x = torch.tensor(np.stack([normalise_patch(pats[j]) for j in test_idx]))
-            pred = torch.cat([net(x[i : i + 512]) for i in range(0, len(x), 512)])
+        mean = train_epoch(net, opt, sched, order, augmented, loss_of, init is not None)
+        pred = held_out_reads(net, pats, test_idx)
         ti = torch.tensor(test_idx)
         said = pred[:, 11] > 0
         truly = cocked[ti] > 0.5
@@ -450,7 +476,7 @@ def train(
         right = (pred[v, 1:7].argmax(1) + 1 == value[ti][v]).float().mean()
         miss = (pred[:, 7:9] - at[ti]).norm(dim=1).median()
         print(
-            f"epoch {epoch + 1}: loss {total / len(order):.4f}; held out: value right "
+            f"epoch {epoch + 1}: loss {mean:.4f}; held out: value right "
             f"{float(right):.4f} (centred), centre off {float(miss):.3f}, cocked caught "
             f"{int((said & truly).sum())}/{int(truly.sum())}, flat called cocked "
             f"{int((said & ~truly).sum())}/{int((~truly).sum())} [{time.time() - t0:.0f} s]",
