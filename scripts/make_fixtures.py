@@ -59,9 +59,11 @@ CATEGORIES: list[tuple[str, int, dict[str, Any]]] = [
     ("glare", 6, {"glare": True}),
     ("motion", 6, {"motion": True}),
 ]
-#: Categories for training sets only (``--kinds``); no fixture is of them.
-TRAINING_ONLY: list[tuple[str, int, dict[str, Any]]] = [
+#: Categories kept apart from the fixtures' boards, made only when ``--kinds`` names them: a
+#: training set's hands, and hypergammon's three checkers a side (``tests/fixtures/hypergammon``).
+APART: list[tuple[str, int, dict[str, Any]]] = [
     ("hands", 25, {"with_hand": True, "varied_hand": True}),
+    ("hypergammon", 20, {"kind": "hypergammon"}),
 ]
 
 
@@ -79,7 +81,7 @@ def plan(
     head = f"{prefix}-" if prefix else ""
     queues = [
         [(f"{head}{cat}-{i:04d}" if prefix else f"{cat}-{i:03d}", kw) for i in range(n * repeat)]
-        for cat, n, kw in (CATEGORIES if kinds is None else CATEGORIES + TRAINING_ONLY)
+        for cat, n, kw in (CATEGORIES if kinds is None else CATEGORIES + APART)
         if kinds is None or cat in kinds
     ]
     out = []
@@ -179,7 +181,7 @@ def main() -> int:
     )
     args = ap.parse_args()
     only = set(args.kinds.split(",")) if args.kinds else None
-    known = {cat for cat, _, _ in CATEGORIES + TRAINING_ONLY}
+    known = {cat for cat, _, _ in CATEGORIES + APART}
     if only and only - known:
         ap.error(f"unknown categories: {', '.join(sorted(only - known))}")
     boards = args.out / "boards"

@@ -1,5 +1,6 @@
 """The committed fixtures are well formed and are exactly what the script makes: the board
-fixtures, and the unseen set drawn in looks no reader is trained on."""
+fixtures, the unseen set drawn in looks no reader is trained on, and hypergammon's boards of three
+checkers a side."""
 
 from __future__ import annotations
 
@@ -17,8 +18,14 @@ from nardy.synth.styles import HELD_OUT_BOARD_STYLES, HELD_OUT_CHECKER_SETS, HEL
 ROOT = Path(__file__).resolve().parents[2]
 BOARDS = ROOT / "tests" / "fixtures" / "boards"
 UNSEEN = ROOT / "tests" / "fixtures" / "unseen" / "boards"
-#: Each committed set: its folder, and the (prefix, looks) the script made it with.
-SETS = {"boards": (BOARDS, "", "seen"), "unseen": (UNSEEN, "unseen", "held_out")}
+HYPERGAMMON = ROOT / "tests" / "fixtures" / "hypergammon" / "boards"
+#: Each committed set: its folder, the (prefix, looks, kinds) the script made it with, how many
+#: images it has at least and how many checkers a side.
+SETS = {
+    "boards": (BOARDS, "", "seen", None, 300, 15),
+    "unseen": (UNSEEN, "unseen", "held_out", None, 50, 15),
+    "hypergammon": (HYPERGAMMON, "", "seen", {"hypergammon"}, 20, 3),
+}
 
 
 def _script():
@@ -36,9 +43,9 @@ def _truths(folder: Path = BOARDS) -> list[Path]:
 
 @pytest.mark.parametrize("which", SETS)
 def test_every_image_has_its_truth(which: str):
-    folder = SETS[which][0]
+    folder, _, _, _, least, per_side = SETS[which]
     jsons = _truths(folder)
-    assert len(jsons) >= 50
+    assert len(jsons) >= least
     for j in jsons:
         truth = json.loads(j.read_text())
         assert truth["image"] == j.with_suffix(".jpg").name
@@ -47,7 +54,7 @@ def test_every_image_has_its_truth(which: str):
         light = sum(n for n in truth["points"] if n > 0) + truth["bar"][0]
         dark = -sum(n for n in truth["points"] if n < 0) + truth["bar"][1]
         scene_off = truth["style"]["scene"]["off"]
-        assert light + scene_off[0] == 15 and dark + scene_off[1] == 15
+        assert light + scene_off[0] == per_side and dark + scene_off[1] == per_side
         assert truth["usable"] or truth["why"] in ("hand", "motion", "glare")
         for x, y in truth["corners"]:
             assert 0 <= x < 1280 and 0 <= y < 720, j.name
@@ -60,10 +67,10 @@ def test_every_image_has_its_truth(which: str):
 def test_fixtures_are_reproducible_from_the_script(which: str):
     """Re-render a sample. The same OpenCV gives the same bytes; another build of it may round
     differently, so then the decoded pixels must agree closely."""
-    folder, prefix, looks = SETS[which]
+    folder, prefix, looks, kinds, _, _ = SETS[which]
     mod = _script()
     jsons = {p.stem for p in _truths(folder)}
-    sample = [item for item in mod.plan(prefix) if item[0] in jsons][::23][:4]
+    sample = [item for item in mod.plan(prefix, kinds=kinds) if item[0] in jsons][::23][:4]
     assert sample
     for name, seed, kw in sample:
         data, truth = mod.make_image(name, seed, kw, looks)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from nardy.synth import Scene, SceneError, random_scene, render
-from nardy.synth.positions import KINDS, make, orient
+from nardy.synth.positions import KINDS, RARE_KINDS, make, orient
 
 SEEDS = [3, 17, 29, 41]
 
@@ -29,13 +29,22 @@ def rendered():
     return out
 
 
-@pytest.mark.parametrize("kind", KINDS)
-def test_positions_keep_fifteen_a_side(kind):
+@pytest.mark.parametrize("kind", KINDS + RARE_KINDS)
+def test_positions_keep_their_checkers(kind):
+    per_side = 3 if kind.startswith("hypergammon") else 15
     for seed in range(20):
         pts, bar, off = orient(make(kind, np.random.default_rng(seed))[0], seed % 4)
         light = sum(n for n in pts if n > 0) + bar[0] + off[0]
         dark = -sum(n for n in pts if n < 0) + bar[1] + off[1]
-        assert (light, dark) == (15, 15)
+        assert (light, dark) == (per_side, per_side)
+
+
+def test_hypergammon_starts_on_each_sides_24_23_and_22():
+    pts, bar, off = make("hypergammon_start", np.random.default_rng(0))[0]
+    # light's own 24-22 are the image's 24-22 as light's home lies (bottom-right); dark's are
+    # light's 1-3
+    assert [p + 1 for p, n in enumerate(pts) if n] == [1, 2, 3, 22, 23, 24]
+    assert pts[21:] == (1, 1, 1) and pts[:3] == (-1, -1, -1) and bar == off == (0, 0)
 
 
 def test_truth_is_the_scene(rendered):

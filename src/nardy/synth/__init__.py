@@ -15,7 +15,8 @@ bottom-right, 1–12 run right to left along the bottom, 13–24 left to right a
 ``bar`` and ``off`` as (light, dark)), ``dice`` (:class:`Die`), ``cube`` (:class:`Cube`),
 ``hand`` (:class:`Hand`), ``camera`` (:class:`Camera`), ``lighting`` (:class:`Lighting`),
 ``markers`` and ``size`` (1280×720 by default). ``positions.KINDS`` are the kinds of position
-``random_scene`` draws: backgammon_start, nardy_start, backgammon, nardy, bearoff, stacks.
+``random_scene`` draws: backgammon_start, nardy_start, backgammon, nardy, bearoff, stacks;
+``positions.RARE_KINDS`` (hypergammon's three checkers a side) only when asked for by name.
 ``styles.HELD_OUT_*`` are looks no reader is trained on (two boards, two checker sets, two dice
 styles), drawn only with ``looks="held_out"``: they measure the readers on what they never saw.
 

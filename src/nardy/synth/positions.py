@@ -12,6 +12,9 @@ import numpy as np
 Counts = tuple[tuple[int, ...], tuple[int, int], tuple[int, int]]  # points, bar, off
 
 KINDS = ("backgammon_start", "nardy_start", "backgammon", "nardy", "bearoff", "stacks")
+#: Kinds ``make`` knows that a random scene never draws (so the seeds of every set drawn before
+#: them still draw the same scenes): hypergammon's three checkers a side.
+RARE_KINDS = ("hypergammon_start", "hypergammon")
 
 
 def _own_to_light(side: int, p: int, same_way: bool) -> int:
@@ -33,10 +36,22 @@ def start(same_way: bool) -> Counts:
     return tuple(pts), (0, 0), (0, 0)
 
 
-def play(rng: np.random.Generator, same_way: bool, moves: int) -> Counts:
-    """A game in progress: ``moves`` random single-die moves from the start, loosely legal
-    (no landing on a blocked point; hits in backgammon; bearing off once all are home)."""
-    pts, bar, off = start(same_way)
+def hyper_start() -> Counts:
+    """Hypergammon's start: each side's three checkers on its own 24, 23 and 22."""
+    pts = [0] * 24
+    for p in (24, 23, 22):
+        pts[p - 1] += 1
+        pts[_own_to_light(1, p, False) - 1] -= 1
+    return tuple(pts), (0, 0), (0, 0)
+
+
+def play(
+    rng: np.random.Generator, same_way: bool, moves: int, begin: Counts | None = None
+) -> Counts:
+    """A game in progress: ``moves`` random single-die moves from the start (``begin``, else the
+    variant's fifteen a side), loosely legal (no landing on a blocked point; hits in backgammon;
+    bearing off once all are home)."""
+    pts, bar, off = begin or start(same_way)
     board = list(pts)
     bar_, off_ = list(bar), list(off)
     for m in range(moves):
@@ -118,6 +133,10 @@ def orient(counts: Counts, k: int) -> Counts:
 
 def make(kind: str, rng: np.random.Generator) -> tuple[Counts, bool]:
     """A position of ``kind`` in light's numbering, and whether it is of the nardy kind."""
+    if kind == "hypergammon_start":
+        return hyper_start(), False
+    if kind == "hypergammon":
+        return play(rng, False, int(rng.integers(2, 40)), hyper_start()), False
     same_way = kind.startswith("nardy") or (kind in ("bearoff", "stacks") and rng.random() < 0.4)
     if kind.endswith("_start"):
         return start(same_way), same_way
@@ -127,4 +146,4 @@ def make(kind: str, rng: np.random.Generator) -> tuple[Counts, bool]:
         return bearoff(rng, same_way), same_way
     if kind == "stacks":
         return stacks(rng, same_way), same_way
-    raise ValueError(f"unknown kind of position {kind!r}: one of {', '.join(KINDS)}")
+    raise ValueError(f"unknown kind of position {kind!r}: one of {', '.join(KINDS + RARE_KINDS)}")
