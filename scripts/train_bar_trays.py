@@ -7,12 +7,12 @@
         /work/cache/points/boards /work/cache/points/bar /work/cache/counts/tall \\
         /work/cache/counts5/heads /work/cache/counts4/dice /work/cache/counts5/singles \\
         --tiles /work/cache/bartray7/tiles.npz --collect-only
-    PYTHONPATH=src python scripts/train_bar_trays.py --tiles /work/cache/trays8/x.npz \\
-        --render 132 --render-out /work/cache/trays8/renders --prefix trays8x
+    PYTHONPATH=src python scripts/train_bar_trays.py --render 132 \\
+        --render-out /work/cache/trays8/renders --prefix trays8x
     PYTHONPATH=src python scripts/train_bar_trays.py /work/cache/trays8/renders \\
         --tiles /work/cache/trays8/new_tiles.npz --collect-only
-    PYTHONPATH=src python scripts/train_bar_trays.py --tiles /work/cache/trays9/x.npz \\
-        --render 769 --render-out /work/cache/trays9/renders --prefix trays9
+    PYTHONPATH=src python scripts/train_bar_trays.py --render 769 \\
+        --render-out /work/cache/trays9/renders --prefix trays9
     PYTHONPATH=src python scripts/train_bar_trays.py /work/cache/trays9/renders \\
         --tiles /work/cache/trays9/new_tiles.npz --collect-only
     PYTHONPATH=src python scripts/train_bar_trays.py --tiles /work/cache/bartray7/tiles.npz \\
@@ -23,11 +23,11 @@
     PYTHONPATH=src python scripts/train_bar_trays.py --tiles /work/cache/trays10/tiles_lift.npz \\
         --kind trays --epochs 18 --rhythm --out src/nardy/vision/tray_lift_model.npz
 
-The bar's network (session 14; ``--tiles`` is required but unused when rendering):
+The bar's network (session 14):
 
-    PYTHONPATH=src python scripts/train_bar_trays.py --tiles x.npz --render 1051 \\
+    PYTHONPATH=src python scripts/train_bar_trays.py --render 1051 \\
         --render-out /work/cache/bar14/renders --prefix p14bar --bar-scenes
-    PYTHONPATH=src python scripts/train_bar_trays.py --tiles x.npz --render 800 \\
+    PYTHONPATH=src python scripts/train_bar_trays.py --render 800 \\
         --render-out /work/cache/bar14/renders_x --prefix p14barx --bar-scenes --dice-over
     PYTHONPATH=src python scripts/train_bar_trays.py /work/cache/bar14/renders \\
         --tiles /work/cache/bar14/tiles_r.npz --collect-only
@@ -461,7 +461,6 @@ def main() -> int:
         "--tiles",
         type=Path,
         nargs="+",
-        required=True,
         help="cache of step 1 (.npz; step 1 writes the first, training reads them all)",
     )
     ap.add_argument("--collect-only", action="store_true", help="step 1 only")
@@ -504,8 +503,12 @@ def main() -> int:
     args = ap.parse_args()
     args.out = args.out or (TRAY_WEIGHTS if args.kind == "trays" else BAR_WEIGHTS)
     if args.render:
+        if args.render_out is None:
+            ap.error("--render needs --render-out: where the rendered scenes go")
         render_scenes(args.render_out, args.render, args.prefix, args.bar_scenes, args.dice_over)
         return 0
+    if not args.tiles:
+        ap.error("--tiles is needed: the cache step 1 writes and training reads")
     if args.folders:
         collect(args.folders, args.versions, args.jitter, args.tiles[0], args.lifted)
         if args.collect_only:
