@@ -178,6 +178,7 @@ def test_on_a_known_board_a_die_touching_a_found_one_is_looked_for_beside_it(mon
 
     monkeypatch.setattr(dice, "_read_patches", read)
     monkeypatch.setattr(dice.dice_tilt, "read_flat", flat)
+    monkeypatch.setattr(dice.dice_place, "place", lambda bgr, to_board, xy, *args: xy)
     image, board = black_board()
     config = DiceConfig(board_beside=0.9, board_beside_at=6, board_beside_apart=0.4, board_dice=2)
     got = find_dice(image, config, corners=board)
@@ -232,3 +233,43 @@ def test_on_a_known_board_a_die_found_beside_is_added_never_in_a_found_ones_plac
     assert [d.center for d in got] == [(54.5, 50.0), (50.0, 50.0)]
     got = find_dice(image, replace(config, board_dice=3), corners=board)
     assert [d.center for d in got] == [(54.5, 50.0), (50.0, 59.0), (50.0, 50.0)]
+
+
+def test_on_a_known_board_a_die_found_beside_that_the_placer_puts_on_a_found_one_is_that_one(
+    monkeypatch,
+):
+    from nardy.vision.dice_centres import Proposal
+
+    # a cocked die: its top face at (50, 50), its side face at (60, 50) read as a face too
+    # (the map's one peak on the top face); the placer puts either onto the top face
+    faces = np.array([[50.0, 50.0], [60.0, 50.0]])
+    monkeypatch.setattr(dice, "in_region", lambda *args: [Proposal(50.0, 50.0, 10.0, 0.8)])
+    dice_of_side(monkeypatch, 10.0)
+
+    def read(bgr, centres, sides, turns=1, weights=None):  # each cut settles on a face within
+        xy = np.asarray(centres, float)  # half a side of its centre, or finds none
+        apart = np.hypot(*(xy[:, None] - faces[None]).transpose(2, 0, 1))
+        die = apart.min(axis=1) < 5.0
+        prob = np.array([[0.0, 0, 0, 1, 0, 0, 0] if d else [1.0, 0, 0, 0, 0, 0, 0] for d in die])
+        xy = np.where(die[:, None], faces[apart.argmin(axis=1)], xy)
+        return prob, np.ones(len(xy)), xy, np.full(len(xy), 10.0)
+
+    def flat(bgr, to_board, centres, faces, foot, recentre, value_face=0.0):
+        return np.ones(len(centres)), np.tile([0.0, 0.0, 1.0, 0.0, 0.0, 0.0], (len(centres), 1))
+
+    placer = {"onto the top face": True}
+
+    def place(bgr, to_board, xy, *args):
+        xy = np.asarray(xy, float)
+        return np.tile(faces[0], (len(xy), 1)) if placer["onto the top face"] else xy
+
+    monkeypatch.setattr(dice, "_read_patches", read)
+    monkeypatch.setattr(dice.dice_tilt, "read_flat", flat)
+    monkeypatch.setattr(dice.dice_place, "place", place)
+    image, board = black_board()
+    config = DiceConfig(board_beside=1.0, board_beside_at=4, board_beside_apart=0.35, smear=None)
+    # the side face lies a whole side from the top face, but is placed onto it: one die
+    assert [d.center for d in find_dice(image, config, corners=board)] == [(50.0, 50.0)]
+    placer["onto the top face"] = False  # placed where found: a die of its own beside it
+    got = find_dice(image, config, corners=board)
+    assert sorted(d.center for d in got) == [(50.0, 50.0), (60.0, 50.0)]
