@@ -273,3 +273,45 @@ def test_on_a_known_board_a_die_found_beside_that_the_placer_puts_on_a_found_one
     placer["onto the top face"] = False  # placed where found: a die of its own beside it
     got = find_dice(image, config, corners=board)
     assert sorted(d.center for d in got) == [(50.0, 50.0), (60.0, 50.0)]
+
+
+def test_on_a_known_board_two_readings_the_placer_puts_on_one_face_are_one_die(monkeypatch):
+    from nardy.vision.dice import DieReading, _kept
+    from nardy.vision.dice_centres import Proposal
+
+    # one cocked die found twice, 9 pixels (0.45 of its face) apart: farther than dice leaning
+    # together are told apart at, but the placer puts both onto the same top face
+    twice = [
+        DieReading(2, False, (100.0, 100.0), (90, 90, 20, 20), 0.6),
+        DieReading(5, False, (109.0, 100.0), (99, 90, 20, 20), 0.9),
+    ]
+    config = DiceConfig(board_same_die=0.35, board_same_face=0.25, board_side_face=0.0)
+    assert len(_kept(twice, config, board=True)) == 2  # where found alone: two dice
+    one_face = np.array([[104.0, 100.0], [105.0, 100.0]])
+    assert [d.value for d in _kept(twice, config, board=True, placed=one_face)] == [5]
+    # two dice leaning together, placed each onto its own face, stay two
+    own_faces = np.array([[99.0, 100.0], [110.0, 100.0]])
+    assert [d.value for d in _kept(twice, config, board=True, placed=own_faces)] == [5, 2]
+    assert len(_kept(twice, replace(config, board_same_face=0.0), board=True, placed=one_face)) == 2
+    # and so in find_dice: the map's two peaks on one die, each read where it is proposed
+    peaks = [Proposal(100.0, 100.0, 20.0, 0.8), Proposal(109.0, 100.0, 20.0, 0.7)]
+    monkeypatch.setattr(dice, "in_region", lambda *args: list(peaks))
+    dice_of_side(monkeypatch, 20.0)
+
+    def read(bgr, centres, sides, turns=1, weights=None):
+        n = len(centres)
+        prob = np.tile([0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0], (n, 1))
+        return prob, np.ones(n), np.asarray(centres, float), np.full(n, 20.0)
+
+    def flat(bgr, to_board, centres, faces, foot, recentre, value_face=0.0):
+        return np.ones(len(centres)), np.tile([0.0, 0.0, 1.0, 0.0, 0.0, 0.0], (len(centres), 1))
+
+    monkeypatch.setattr(dice, "_read_patches", read)
+    monkeypatch.setattr(dice.dice_tilt, "read_flat", flat)
+    monkeypatch.setattr(
+        dice.dice_place, "place", lambda bgr, t, xy, *a: np.tile([104.0, 100.0], (len(xy), 1))
+    )
+    image, board = black_board()
+    config = replace(config, board_beside=0.0, smear=None)
+    assert len(find_dice(image, config, corners=board)) == 1
+    assert len(find_dice(image, replace(config, board_same_face=0.0), corners=board)) == 2

@@ -94,6 +94,13 @@ class DiceConfig:
     # on a known board, where two dice leaning together show top faces 0.5-0.8 of a face apart
     # (on those renders: 0.35 finds 500 of 567 dice, 0.6 finds 498, with 10 false either way)
     board_same_die: float = 0.35
+    # and two readings whose top faces the placer puts closer than this (of the larger) are
+    # one die found twice, off its face either way (a cocked die, on its top face and on its
+    # side face), where dice leaning together are placed each onto its own face. Session 16,
+    # on p12h, p12hc, p14h, p14hc, p15h, p15hc, p13hm, p14hm (2,664 dice): 0.35 finds 2,571
+    # with 35 false, 2,483 values right, against 2,572, 45 and 2,481 without; 0.15 2,572, 35,
+    # 2,480; 0.25 2,571, 35, 2,481; 0.45 2,570, 36, 2,483
+    board_same_face: float = 0.35
     # a reading less sure of its value than side_least, closer than side_face (of the larger
     # top face) to a surer one, is that die's side face seen at a slant (on the real Train
     # photographs, never Valid)
@@ -455,7 +462,11 @@ def find_dice(
             least = config.smear.least
         except ValueError:  # a picture too small to measure: read it as it is
             pass
-    found = _kept(_learned_dice(bgr, config, corners), config, corners is not None)
+    found = _learned_dice(bgr, config, corners)
+    placed = None
+    if corners is not None and config.board_same_face > 0:
+        placed = _placed(bgr, corners, config, found)
+    found = _kept(found, config, corners is not None, placed)
     if corners is not None and config.board_beside > 0 and 0 < len(found) < config.board_dice:
         # a die touching one found? The dice found stay (a surer reading beside one is the
         # other die of the pair more often than the same die), the surest beside them are
@@ -502,26 +513,39 @@ def _placed(
     return xy
 
 
-def _kept(found: list[DieReading], config: DiceConfig, board: bool = False) -> list[DieReading]:
+def _kept(
+    found: list[DieReading],
+    config: DiceConfig,
+    board: bool = False,
+    placed: np.ndarray | None = None,
+) -> list[DieReading]:
     """One reading per die: the surest where several lie on one die (closer on a known
-    ``board``, where dice leaning together are told apart)."""
+    ``board``, where dice leaning together are told apart), or where the placer puts their
+    top faces (``placed``, one image point per reading) closer than ``board_same_face``."""
     same_die = config.board_same_die if board else config.same_die
     side_face = config.board_side_face if board else config.side_face
-    found = sorted(found, key=lambda r: -r.confidence)
-    kept: list[DieReading] = []
-    for reading in found:
+    order = sorted(range(len(found)), key=lambda i: -found[i].confidence)
+    kept: list[int] = []
+    for i in order:
+        reading = found[i]
         size = max(reading.box[2], reading.box[3])
         apart = [
-            np.hypot(reading.center[0] - k.center[0], reading.center[1] - k.center[1])
-            / max(size, k.box[2], k.box[3])
+            np.hypot(reading.center[0] - found[k].center[0], reading.center[1] - found[k].center[1])
+            / max(size, found[k].box[2], found[k].box[3])
             for k in kept
         ]
         if any(a < same_die for a in apart):
             continue
         if reading.confidence < config.side_least and any(a < side_face for a in apart):
             continue  # a side face of a surer die beside it, read as a die of its own
-        kept.append(reading)
-    return kept
+        if placed is not None and any(
+            np.hypot(*(placed[i] - placed[k])) / max(size, found[k].box[2], found[k].box[3])
+            < config.board_same_face
+            for k in kept
+        ):
+            continue  # one die found twice, off its face either way, placed back onto it
+        kept.append(i)
+    return [found[i] for i in kept]
 
 
 # -- where a die lies on the board ------------------------------------------------------------
