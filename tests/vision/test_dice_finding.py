@@ -315,3 +315,28 @@ def test_on_a_known_board_two_readings_the_placer_puts_on_one_face_are_one_die(m
     config = replace(config, board_beside=0.0, smear=None)
     assert len(find_dice(image, config, corners=board)) == 1
     assert len(find_dice(image, replace(config, board_same_face=0.0), corners=board)) == 2
+
+
+def test_on_a_known_board_a_die_the_boards_reader_is_sure_of_needs_no_sure_value(monkeypatch):
+    from nardy.vision.dice_centres import Proposal
+
+    monkeypatch.setattr(dice, "in_region", lambda *args: [Proposal(50.0, 50.0, 10.0, 0.8)])
+    dice_of_side(monkeypatch, 10.0)
+    # the board's reader: 0.95 a die; the photograph's reader: unsure which value (0.15 at best)
+    values = [0.05, 0.14, 0.14, 0.14, 0.14, 0.14, 0.15]
+
+    def read(bgr, centres, sides, turns=1, weights=None):
+        n = len(centres)
+        return np.tile(values, (n, 1)), np.ones(n), np.asarray(centres, float), np.full(n, 10.0)
+
+    def flat(bgr, to_board, centres, faces, foot, recentre, value_face=0.0):
+        return np.ones(len(centres)), np.tile([0.0, 0.0, 0.0, 0.0, 0.0, 0.9], (len(centres), 1))
+
+    monkeypatch.setattr(dice, "_read_patches", read)
+    monkeypatch.setattr(dice.dice_tilt, "read_flat", flat)
+    image, board = black_board()
+    config = DiceConfig(board_least=0.2, board_sure_die=0.9, board_beside=0.0, smear=None)
+    (die,) = find_dice(image, config, corners=board)
+    assert die.value == 6  # the board-plane reader's value
+    assert find_dice(image, replace(config, board_sure_die=0.96), corners=board) == []
+    assert find_dice(image, replace(config, board_sure_die=0.9)) == []  # a photograph: no say

@@ -169,6 +169,12 @@ class DiceConfig:
     # the same on a known board, where the board-plane reader reads the value again (on those
     # renders 0.2 finds 498 of 567 dice, 448 of them right, with 10 false; 0.3: 474, 436, 7)
     board_least: float = 0.2
+    # but a reading the board's reader is at least this sure is a die is kept however unsure
+    # the patch reader is of its value (the board-plane reader reads it again): a flat die the
+    # photograph's reader reads 0.12-0.19 sure of every value. Session 16, on p12h, p12hc, p14h,
+    # p14hc, p15h, p15hc, p13hm, p14hm (2,664 dice): 0.9 finds 2,573 with 35 false, 2,484
+    # values right, against 2,571, 35, 2,483 without; 0.8 2,573, 39, 2,484; 0.7 2,574, 48, 2,484
+    board_sure_die: float = 0.9
     # on a board whose corners are known: a die's top face (its box's larger side) over the
     # board's local scale (the square root of the pixels a unit square of board covers there);
     # the median of 717 dice on training renders (5 % of them under 0.041, 5 % over 0.066)
@@ -424,7 +430,11 @@ def _learned_dice(
     small = np.zeros(len(xy))  # a known board's die is no smaller than least_face of its size
     if corners is not None:
         small = config.least_face * face_sides(corners, xy, config.face_of_board)
-    keep = np.nonzero((1.0 - prob[:, 0] >= least_die) & (sure >= least) & (face >= small))[0]
+    die = 1.0 - prob[:, 0]
+    sure_enough = sure >= least
+    if corners is not None:
+        sure_enough |= die >= config.board_sure_die
+    keep = np.nonzero((die >= least_die) & sure_enough & (face >= small))[0]
     prob, tilt, xy, face, sure = prob[keep], tilt[keep], xy[keep], face[keep], sure[keep]
     cocked, values = config.cocked, prob[:, 1:]
     if corners is not None and len(keep):  # flat or cocked, and the value, read again in the
