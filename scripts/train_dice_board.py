@@ -71,6 +71,18 @@ the board's patch reader reads them no better (its value right on 38 of 134 cand
 lying on shaken dice, the board-plane reader's on 36): finding more of them there adds
 misread dice, not values right.
 
+Session 16 went on from the shipped reader with session 15's training renders, which no reader
+had learnt from (``/work/cache/pool15``: 678 ``make_fixtures.py --prefix p15t --repeat 2``, 800
+``make_dice_set.py --prefix p15d --count 800 --cocked 0.6 --rim-toward 0.2``; each cut
+``--cut-only --defocus 0.3 --mine``, ``--seed`` 31 and 32: 53,879 patches), and shipped none of
+it: on the eight held-out sets (p12h, p12hc, p14h, p14hc, p15h, p15hc, p13hm, p14hm; 2,664
+dice), where the shipped reader finds 2,571 with 35 false, 2,483 values right (the finder of
+``board_same_face``), no run read more values right:
+- the two sets alone, ``--lr 2e-4 --epochs 2 --seed 33``: 2,561 found, 27 false, 2,473 right;
+  at ``board_min_die`` 0.5 2,569, 32, 2,480 (it finds 3 of 4 plain flat dice the shipped
+  reader gives 0.42-0.57, and misses as many others it found);
+- with session 12's second round's cuts too (142,471 patches), ``--seed 34``: 2,569, 33, 2,479.
+
 Session 10's reader was the one written after the last of ``--epochs 4 --copies 3 --drawn 300``
 (from the shipped photograph's reader, at ``--lr 1e-3``) on 2,245 renders: the 1,355 training
 renders, 177 dice renders, 348 with most dice cocked, 79 more cocked, 42 others and 244 of
