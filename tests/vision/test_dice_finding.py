@@ -21,6 +21,18 @@ def dice_of_side(monkeypatch, side: float) -> None:
     monkeypatch.setattr(dice, "face_sides", lambda corners, points, f: np.full(len(points), side))
 
 
+def read_every_die_as(monkeypatch, value: int, sure: float = 1.0) -> None:
+    """The board-plane reader (``dice_tilt.read_flat``) reads every die cocked, a ``value``
+    ``sure`` sure."""
+    values = np.zeros(6)
+    values[value - 1] = sure
+
+    def flat(bgr, to_board, centres, faces, foot, recentre, value_face=0.0):
+        return np.ones(len(centres)), np.tile(values, (len(centres), 1))
+
+    monkeypatch.setattr(dice.dice_tilt, "read_flat", flat)
+
+
 def test_on_a_known_board_a_patch_cut_as_the_second_reads_says_whether_to_read_again(
     monkeypatch,
 ):
@@ -173,11 +185,8 @@ def test_on_a_known_board_a_die_touching_a_found_one_is_looked_for_beside_it(mon
             np.full(len(xy), 10.0),
         )
 
-    def flat(bgr, to_board, centres, faces, foot, recentre, value_face=0.0, place=0):
-        return np.ones(len(centres)), np.tile([0.0, 0.0, 1.0, 0.0, 0.0, 0.0], (len(centres), 1))
-
     monkeypatch.setattr(dice, "_read_patches", read)
-    monkeypatch.setattr(dice.dice_tilt, "read_flat", flat)
+    read_every_die_as(monkeypatch, 3)
     monkeypatch.setattr(dice.dice_place, "place", lambda bgr, to_board, xy, *args: xy)
     image, board = black_board()
     config = DiceConfig(board_beside=0.9, board_beside_at=6, board_beside_apart=0.4, board_dice=2)
@@ -254,9 +263,6 @@ def test_on_a_known_board_a_die_found_beside_that_the_placer_puts_on_a_found_one
         xy = np.where(die[:, None], faces[apart.argmin(axis=1)], xy)
         return prob, np.ones(len(xy)), xy, np.full(len(xy), 10.0)
 
-    def flat(bgr, to_board, centres, faces, foot, recentre, value_face=0.0):
-        return np.ones(len(centres)), np.tile([0.0, 0.0, 1.0, 0.0, 0.0, 0.0], (len(centres), 1))
-
     placer = {"onto the top face": True}
 
     def place(bgr, to_board, xy, *args):
@@ -264,7 +270,7 @@ def test_on_a_known_board_a_die_found_beside_that_the_placer_puts_on_a_found_one
         return np.tile(faces[0], (len(xy), 1)) if placer["onto the top face"] else xy
 
     monkeypatch.setattr(dice, "_read_patches", read)
-    monkeypatch.setattr(dice.dice_tilt, "read_flat", flat)
+    read_every_die_as(monkeypatch, 3)
     monkeypatch.setattr(dice.dice_place, "place", place)
     image, board = black_board()
     config = DiceConfig(board_beside=1.0, board_beside_at=4, board_beside_apart=0.35, smear=None)
@@ -303,11 +309,8 @@ def test_on_a_known_board_two_readings_the_placer_puts_on_one_face_are_one_die(m
         prob = np.tile([0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0], (n, 1))
         return prob, np.ones(n), np.asarray(centres, float), np.full(n, 20.0)
 
-    def flat(bgr, to_board, centres, faces, foot, recentre, value_face=0.0):
-        return np.ones(len(centres)), np.tile([0.0, 0.0, 1.0, 0.0, 0.0, 0.0], (len(centres), 1))
-
     monkeypatch.setattr(dice, "_read_patches", read)
-    monkeypatch.setattr(dice.dice_tilt, "read_flat", flat)
+    read_every_die_as(monkeypatch, 3)
     monkeypatch.setattr(
         dice.dice_place, "place", lambda bgr, t, xy, *a: np.tile([104.0, 100.0], (len(xy), 1))
     )
@@ -329,11 +332,8 @@ def test_on_a_known_board_a_die_the_boards_reader_is_sure_of_needs_no_sure_value
         n = len(centres)
         return np.tile(values, (n, 1)), np.ones(n), np.asarray(centres, float), np.full(n, 10.0)
 
-    def flat(bgr, to_board, centres, faces, foot, recentre, value_face=0.0):
-        return np.ones(len(centres)), np.tile([0.0, 0.0, 0.0, 0.0, 0.0, 0.9], (len(centres), 1))
-
     monkeypatch.setattr(dice, "_read_patches", read)
-    monkeypatch.setattr(dice.dice_tilt, "read_flat", flat)
+    read_every_die_as(monkeypatch, 6, 0.9)
     image, board = black_board()
     config = DiceConfig(board_least=0.2, board_sure_die=0.9, board_beside=0.0, smear=None)
     (die,) = find_dice(image, config, corners=board)
