@@ -14,13 +14,15 @@ and around it (``map_region``), about a third of the pixels of the three levels 
 proposals far from the dice's size are dropped, the first read is no wide patch but one cut as
 the second read's, at the size a die has where the proposal lies (``board_first``: a wide patch
 around two dice leaning together finds only one of them), a reading whose face is far smaller
-than a die's there (``least_face``) is none, and two readings are one die only when closer
-than ``board_same_die``; while fewer dice than a throw's are found, each is looked beside
-too (``board_beside``: two dice touching are one peak of the map), and the surest found
-there whose top face the placer puts apart from every found die's are added to those found,
-up to a throw's. There a reader of the patch reader's shape
-trained on a known board's cuts alone (``dice_patches.BOARD_WEIGHTS``) says whether a die is
-there, at the first read and again once the second reads have placed the face; those reads
+than a die's there (``least_face``) is none, and two readings are one die when closer than
+``board_same_die`` or when the placer (``dice_place``) puts their top faces closer than
+``board_same_face`` (a cocked die found on its top face and on its side face); while fewer dice
+than a throw's are found, each is looked beside too (``board_beside``: two dice touching are
+one peak of the map), and the surest found there whose top face the placer puts apart from
+every found die's are added to those found, up to a throw's. There a reader of the patch
+reader's shape trained on a known board's cuts alone (``dice_patches.BOARD_WEIGHTS``) says
+whether a die is there, at the first read and again once the second reads have placed the face
+(a die it is ``board_sure_die`` sure of needs no value the patch reader is sure of); those reads
 are still the photograph's reader's, behind whose placements the board-plane reader below
 learnt to read. Each die found there is read once more in the board's own plane
 (``dice_tilt``), which says flat or cocked, and the value, instead of the patch reader.
