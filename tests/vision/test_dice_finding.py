@@ -122,8 +122,8 @@ def test_on_a_known_board_two_dice_leaning_together_are_two():
         DieReading(2, False, (109.0, 100.0), (99, 90, 20, 20), 0.4),
     ]
     config = DiceConfig(same_die=0.6, board_same_die=0.35, side_face=0.9, board_side_face=0.0)
-    assert [d.value for d in _kept(leaning, config, board=True)] == [5, 2]
-    assert [d.value for d in _kept(leaning, config)] == [5]
+    assert [leaning[i].value for i in _kept(leaning, config, board=True)] == [5, 2]
+    assert [leaning[i].value for i in _kept(leaning, config)] == [5]
     assert len(_kept(leaning, replace(config, board_same_die=0.5), board=True)) == 1
     # a less sure reading beside a surer one is a side face in a photograph, not on a board
     beside = [leaning[0], replace(leaning[1], center=(115.0, 100.0))]
@@ -294,10 +294,10 @@ def test_on_a_known_board_two_readings_the_placer_puts_on_one_face_are_one_die(m
     config = DiceConfig(board_same_die=0.35, board_same_face=0.25, board_side_face=0.0)
     assert len(_kept(twice, config, board=True)) == 2  # where found alone: two dice
     one_face = np.array([[104.0, 100.0], [105.0, 100.0]])
-    assert [d.value for d in _kept(twice, config, board=True, placed=one_face)] == [5]
+    assert [twice[i].value for i in _kept(twice, config, board=True, placed=one_face)] == [5]
     # two dice leaning together, placed each onto its own face, stay two
     own_faces = np.array([[99.0, 100.0], [110.0, 100.0]])
-    assert [d.value for d in _kept(twice, config, board=True, placed=own_faces)] == [5, 2]
+    assert [twice[i].value for i in _kept(twice, config, board=True, placed=own_faces)] == [5, 2]
     assert len(_kept(twice, replace(config, board_same_face=0.0), board=True, placed=one_face)) == 2
     # and so in find_dice: the map's two peaks on one die, each read where it is proposed
     peaks = [Proposal(100.0, 100.0, 20.0, 0.8), Proposal(109.0, 100.0, 20.0, 0.7)]

@@ -211,15 +211,15 @@ class DiceConfig:
     # every die found beside added, 1,561 with 15 false; apart 0.25, 0.35, 0.4 so: 1,561 with
     # 13, 1,560 with 12, 1,554 with 12. Confirmed on p15h, p15hc (777 dice): 772 found with 7
     # false, 741 right, against 770, 6, 739 (the false one a cocked die read twice)
-    # Session 16: apart is measured between where the placer puts the top faces (``_placed``),
-    # not where they were found: a die read again beside itself (a cocked die found on its
-    # side face) is found 0.3-0.4 of a side off but placed back within 0.21 of its face, where
-    # the other die of a pair is placed 0.41 or more away. On p12h, p12hc, p14h, p14hc, p15h,
-    # p15hc and the shaken p13hm, p14hm (2,664 dice): 8 points, apart 0.35 placed, find 2,572
-    # with 45 false, 2,481 values right, against 2,570, 50 and 2,475 (6 points, 0.3 as found);
-    # 8 points apart 0.3 as found 2,574, 49, 2,482 (and 3 false dice more on the fixtures, each
-    # a die read twice); placed 0.3-0.4 the same, 0.2 2,573, 46, 2,482; 6 points placed 0.35
-    # 2,566, 45, 2,474; 10 points 2,571, 44, 2,480
+    # Session 16: apart is measured between where the placer puts the top faces (where they are
+    # read), not where they were found: a die read again beside itself (a cocked die found on
+    # its side face) is found 0.3-0.4 of a side off but placed back within 0.21 of its face,
+    # where the other die of a pair is placed 0.41 or more away. On p12h, p12hc, p14h, p14hc,
+    # p15h, p15hc and the shaken p13hm, p14hm (2,664 dice): 8 points, apart 0.35 placed, find
+    # 2,572 with 45 false, 2,481 values right, against 2,570, 50 and 2,475 (6 points, 0.3 as
+    # found); 8 points apart 0.3 as found 2,574, 49, 2,482 (and 3 false dice more on the
+    # fixtures, each a die read twice); placed 0.3-0.4 the same, 0.2 2,573, 46, 2,482; 6 points
+    # placed 0.35 2,566, 45, 2,474; 10 points 2,571, 44, 2,480
     board_beside: float = 0.9
     board_beside_at: int = 8
     board_beside_apart: float = 0.35
@@ -390,21 +390,22 @@ def _learned_dice(
     config: DiceConfig,
     corners: Sequence[Sequence[float]] | None,
     beside: Sequence[DieReading] = (),
-) -> list[DieReading]:
-    """Each proposal read until it is a die or none. The first read says whether a die is
-    there: in a photograph a patch wide around the proposal, which says where its top face
-    lies too; on a known board one cut as the second read's at a die's size there, the face
-    taken to lie at the proposal. The second reads, each cut around the face the read before
-    found, read its value and tilt; on a known board the board's reader reads the last cut
-    again and says whether it is a die. Given dice found on a known board, the points
-    ``beside`` them are read so instead of the map's proposals."""
+) -> tuple[list[DieReading], np.ndarray]:
+    """Each proposal read until it is a die or none, and (N, 2) image points where each die's
+    value was read: on a known board where the placer puts its top face, else its centre. The
+    first read says whether a die is there: in a photograph a patch wide around the proposal,
+    which says where its top face lies too; on a known board one cut as the second read's at a
+    die's size there, the face taken to lie at the proposal. The second reads, each cut around
+    the face the read before found, read its value and tilt; on a known board the board's reader
+    reads the last cut again and says whether it is a die. Given dice found on a known board,
+    the points ``beside`` them are read so instead of the map's proposals."""
     if beside and corners is not None:
         centres, faces = _beside(beside, corners, config)
     else:
         proposals, faces = _proposals(bgr, config, corners)
         centres = [(p.x, p.y) for p in proposals]
     if not centres:
-        return []
+        return [], np.zeros((0, 2))
     board = dice_patches.BOARD_WEIGHTS
     if corners is None:
         prob, _, xy, face = _read_patches(bgr, centres, faces * dice_patches.FIRST_CONTEXT)
@@ -414,7 +415,7 @@ def _learned_dice(
         xy, face, maybe = np.asarray(centres, np.float64), faces, config.board_maybe_die
     keep = np.nonzero(1.0 - prob[:, 0] >= maybe)[0]
     if not len(keep):
-        return []
+        return [], np.zeros((0, 2))
     xy, face = xy[keep], face[keep]
     for _ in range(config.reads):  # each read cut around the face the read before found
         centres = [(float(x), float(y)) for x, y in xy]
@@ -439,6 +440,7 @@ def _learned_dice(
     keep = np.nonzero((die >= least_die) & sure_enough & (face >= small))[0]
     prob, tilt, xy, face, sure = prob[keep], tilt[keep], xy[keep], face[keep], sure[keep]
     cocked, values = config.cocked, prob[:, 1:]
+    placed = xy
     if corners is not None and len(keep):  # flat or cocked, and the value, read again in the
         size = (bgr.shape[1], bgr.shape[0])  # board's plane instead
         to_board, foot, _ = dice_tilt.board_plane(corners, config.board_aspect, size)
@@ -455,7 +457,7 @@ def _learned_dice(
     for v, (cx, cy), side, t, c in zip(value, xy, face, tilt, sure, strict=True):
         box = (round(cx - side / 2), round(cy - side / 2), round(side), round(side))
         found.append(DieReading(int(v), bool(t < cocked), (float(cx), float(cy)), box, float(c)))
-    return found
+    return found, np.asarray(placed, np.float64).reshape(-1, 2)
 
 
 def find_dice(
@@ -474,16 +476,16 @@ def find_dice(
             least = config.smear.least
         except ValueError:  # a picture too small to measure: read it as it is
             pass
-    found = _learned_dice(bgr, config, corners)
-    placed = None
-    if corners is not None and config.board_same_face > 0:
-        placed = _placed(bgr, corners, config, found)
-    found = _kept(found, config, corners is not None, placed)
-    if corners is not None and config.board_beside > 0 and 0 < len(found) < config.board_dice:
+    found, placed = _learned_dice(bgr, config, corners)
+    board = corners is not None
+    kept = _kept(found, config, board, placed if board and config.board_same_face > 0 else None)
+    found, placed = [found[i] for i in kept], placed[kept]
+    if board and config.board_beside > 0 and 0 < len(found) < config.board_dice:
         # a die touching one found? The dice found stay (a surer reading beside one is the
         # other die of the pair more often than the same die), the surest beside them are
         # added, up to a throw's
-        more = _kept(_found_beside(bgr, config, corners, found), config, True)
+        more = _found_beside(bgr, config, corners, found, placed)
+        more = [more[i] for i in _kept(more, config, True)]
         found = sorted(found + more[: config.board_dice - len(found)], key=lambda r: -r.confidence)
     return [d for d in found if d.confidence >= least]
 
@@ -493,36 +495,18 @@ def _found_beside(
     config: DiceConfig,
     corners: Sequence[Sequence[float]],
     found: Sequence[DieReading],
+    placed: np.ndarray,
 ) -> list[DieReading]:
     """Dice touching those ``found`` on a known board, which the map saw as one with them:
     read beside each (``_beside``), kept when the placer puts its top face apart from every
-    die found's (a die read beside itself, a cocked one mostly, is found off its face but
-    placed back onto it)."""
-    more = _learned_dice(bgr, config, corners, beside=found)
+    found die's (``placed``: a die read beside itself, a cocked one mostly, is found off its
+    face but placed back onto it)."""
+    more, at = _learned_dice(bgr, config, corners, beside=found)
     if not more:
         return []
-    at = _placed(bgr, corners, config, more)
     side = face_sides(corners, at, config.face_of_board)
-    were = _placed(bgr, corners, config, found)
-    apart = np.hypot(*(at[:, None] - were[None]).transpose(2, 0, 1)).min(axis=1) / side
+    apart = np.hypot(*(at[:, None] - placed[None]).transpose(2, 0, 1)).min(axis=1) / side
     return [d for d, a in zip(more, apart, strict=True) if a >= config.board_beside_apart]
-
-
-def _placed(
-    bgr: np.ndarray,
-    corners: Sequence[Sequence[float]],
-    config: DiceConfig,
-    readings: Sequence[DieReading],
-) -> np.ndarray:
-    """(N, 2) image points: where the placer puts each reading's top face, as the board-plane
-    read does (``board_place`` times)."""
-    size = (bgr.shape[1], bgr.shape[0])
-    to_board, foot, _ = dice_tilt.board_plane(corners, config.board_aspect, size)
-    xy = np.array([d.center for d in readings], np.float64).reshape(-1, 2)
-    face = np.array([float(max(d.box[2], d.box[3])) for d in readings])
-    for _ in range(config.board_place):
-        xy = dice_place.place(bgr, to_board, xy, face, foot)
-    return xy
 
 
 def _kept(
@@ -530,10 +514,11 @@ def _kept(
     config: DiceConfig,
     board: bool = False,
     placed: np.ndarray | None = None,
-) -> list[DieReading]:
-    """One reading per die: the surest where several lie on one die (closer on a known
-    ``board``, where dice leaning together are told apart), or where the placer puts their
-    top faces (``placed``, one image point per reading) closer than ``board_same_face``."""
+) -> list[int]:
+    """One reading per die, as indices into ``found``, surest first: the surest where several
+    lie on one die (closer on a known ``board``, where dice leaning together are told apart),
+    or where the placer puts their top faces (``placed``, one image point per reading) closer
+    than ``board_same_face``."""
     same_die = config.board_same_die if board else config.same_die
     side_face = config.board_side_face if board else config.side_face
     order = sorted(range(len(found)), key=lambda i: -found[i].confidence)
@@ -557,7 +542,7 @@ def _kept(
         ):
             continue  # one die found twice, off its face either way, placed back onto it
         kept.append(i)
-    return [found[i] for i in kept]
+    return kept
 
 
 # -- where a die lies on the board ------------------------------------------------------------
