@@ -71,8 +71,9 @@ def test_the_reader_reads_where_the_placer_puts_the_face(monkeypatch):
     monkeypatch.setattr(dice, "face_sides", lambda corners, points, f: np.full(len(points), 10.0))
     monkeypatch.setattr(dice.dice_place, "place", place)
     monkeypatch.setattr(dice.dice_tilt, "read_flat", flat)
-    # (the placer's moves for the read alone: none to tell one die found twice)
-    config = replace(DiceConfig(), board_place=2, board_beside=0.0, board_same_face=0.0, smear=None)
+    # board_same_face compares the places the read was made at: the placer runs for the read
+    config = replace(DiceConfig(), board_place=2, board_beside=0.0, smear=None)
+    assert config.board_same_face > 0
     (die,) = find_dice(np.zeros((480, 640, 3), np.uint8), config, BOARD)
     assert [m.tolist() for m in moves] == [[[50.0, 50.0]], [[53.0, 53.0]]]
     assert [h.tolist() for h in handed] == [[[56.0, 56.0]]]
