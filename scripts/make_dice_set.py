@@ -49,7 +49,13 @@ def beyond_rim(cam, die, rng: np.random.Generator):
     along = np.array([np.cos(turn), np.sin(turn)])
     reach = rng.uniform(0.1, 0.55)
     from_aim = np.array(die.at) - np.array(cam.aim)
-    heights = np.linspace(cam.height, max(cam.height, 900.0), 11)
+    top = max(cam.height, 900.0)
+    # the least height over the aim that sees the die within RIM_TILT: from lower, however near
+    # the die the foot is brought, none would do and the search below would never end
+    least = np.hypot(*from_aim) / np.tan(np.radians(RIM_TILT))
+    if least >= top:
+        top = 1.1 * least
+    heights = np.linspace(cam.height, top, 11)
     while True:
         for height in heights:
             v = from_aim + reach * height * along  # the foot, from the aim

@@ -12,7 +12,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from make_dice_set import adjusted  # noqa: E402
+from make_dice_set import adjusted, beyond_rim  # noqa: E402
 from make_fixtures import make_scene  # noqa: E402
 
 from nardy.synth.camera import eye_of  # noqa: E402
@@ -61,3 +61,19 @@ def test_without_rim_toward_a_scene_and_its_draws_are_unchanged():
     rng, again = np.random.default_rng(3), np.random.default_rng(3)
     assert adjusted(None, 0.0)(scene, rng) == scene
     assert rng.random() == again.random()  # no draw taken: older sets render as they did
+
+
+def test_a_rim_die_far_from_the_aim_is_seen_from_higher_up():
+    # p17d-0421: the camera's foot goes beyond the rim, along the die's lean from where the
+    # camera aims; a die 600 mm from the aim that way lies more than 30 degrees off the
+    # vertical from any height up to 900 mm, and the search for the camera never ended
+    (scene,) = _rim_scenes(1)
+    die = next(d for d in scene.dice if not d.flat and d.rests_on == "rim")
+    lean = np.radians(die.lean_toward)
+    aim = (die.at[0] - 600.0 * np.cos(lean), die.at[1] - 600.0 * np.sin(lean))
+    far = dataclasses.replace(scene.camera, aim=aim)
+    cam = beyond_rim(far, die, np.random.default_rng(0))
+    foot = eye_of(cam)[:2]
+    assert cam.tilt <= 30 + 1e-9 and cam.height > 900.0
+    to_cam = np.degrees(np.arctan2(*(foot - np.array(die.at))[::-1]))
+    assert abs((die.lean_toward - to_cam + 180) % 360 - 180) < 60
