@@ -58,9 +58,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 from train_dice_reader import (
+    onnx_layers,
     optimised,
+    patch_net,
     patch_training,
     to_onnx,
+    unfolded,
 )
 from train_dice_tilt import (
     BATCH,
@@ -161,9 +164,22 @@ def cut_set(folder: Path, args) -> dict:
     return cached(args.cache if paths else None, key, make)
 
 
+def placer_training(init: Path, lr: float, steps: int):
+    """A placer going on from the placer ``init`` (its grid's last layer too, not made anew),
+    its batch norms the identity they were folded into; its optimiser and schedule."""
+    from torch import nn
+
+    convs, hidden = shape_of(init)
+    net = patch_net(convs, hidden)
+    net.fc2 = nn.Linear(hidden, len(onnx_layers(init)[-1][1]))
+    unfolded(net, init)
+    return optimised(net, lr, steps)
+
+
 def train(data: dict, args, rng: np.random.Generator) -> None:
-    """Go on from ``--init`` (its batch norms held as the identity they were folded into):
-    the box centre and cocked outputs trained, the others left as they are."""
+    """Go on from ``--init`` (its batch norms held as the identity they were folded into): a
+    patch reader's layers with a grid's last layer made anew, or a placer's (of ``--grid``)
+    as it is."""
     import torch
     from torch import nn
 
@@ -174,14 +190,17 @@ def train(data: dict, args, rng: np.random.Generator) -> None:
     print(f"{len(pats)} patches ({len(test_idx)} held out), {int(cocked.sum())} cocked")
     steps = args.epochs * ((len(train_idx) + BATCH - 1) // BATCH)
     init = None if str(args.init) == "none" else args.init
-    if init is None:
-        net, opt, sched = patch_training(None, args.lr, steps)
-    else:  # of the shape of the reader it goes on from
-        net, opt, sched = widened_training(init, args.lr, steps, *shape_of(init))
     g = args.grid  # a grid of places instead of the box's centre, the rest as it was
     cells = torch.linspace(-dice_place.REACH, dice_place.REACH, g)
-    net.fc2 = nn.Linear(net.fc2.in_features, g * g)
-    net, opt, sched = optimised(net, args.lr, steps)
+    if init is not None and len(onnx_layers(init)[-1][1]) == g * g:  # a placer: all of it
+        net, opt, sched = placer_training(init, args.lr, steps)
+    else:
+        if init is None:
+            net, opt, sched = patch_training(None, args.lr, steps)
+        else:  # of the shape of the reader it goes on from
+            net, opt, sched = widened_training(init, args.lr, steps, *shape_of(init))
+        net.fc2 = nn.Linear(net.fc2.in_features, g * g)
+        net, opt, sched = optimised(net, args.lr, steps)
 
     def grid_loss(pred, ti):
         """Cross-entropy against a Gaussian of half a cell round each patch's true place."""
