@@ -340,3 +340,35 @@ def test_on_a_known_board_a_die_the_boards_reader_is_sure_of_needs_no_sure_value
     assert die.value == 6  # the board-plane reader's value
     assert find_dice(image, replace(config, board_sure_die=0.96), corners=board) == []
     assert find_dice(image, replace(config, board_sure_die=0.9)) == []  # a photograph: no say
+
+
+def test_on_a_known_board_the_cubes_number_is_no_die(monkeypatch):
+    from nardy.vision.cube import CubeReading
+    from nardy.vision.dice import DieReading
+
+    image, board = black_board()
+    dice_of_side(monkeypatch, 20.0)
+    read = [  # the cube's number, read as a die; a die beside the cube; a die far from it
+        DieReading(5, True, (100.0, 100.0), (90, 90, 20, 20), 0.6),
+        DieReading(2, True, (124.0, 100.0), (114, 90, 20, 20), 0.7),
+        DieReading(3, True, (40.0, 40.0), (30, 30, 20, 20), 0.5),
+    ]
+    monkeypatch.setattr(
+        dice, "_learned_dice", lambda *a, **k: (list(read), np.array([d.center for d in read]))
+    )
+    config = DiceConfig(board_beside=0.0)
+    cube = CubeReading(16, "middle", "middle", (104.0, 100.0), 0.95)
+    got = find_dice(image, config, corners=board, cube=cube)
+    assert [d.value for d in got] == [2, 3]  # the 5 lay 0.2 of a side from its centre, the 2 1.0
+    unsure = replace(cube, confidence=0.85)  # a cube the reader is unsure of stands nowhere
+    assert len(find_dice(image, config, corners=board, cube=unsure)) == 3
+    assert len(find_dice(image, config, corners=board, cube=None)) == 3
+    sure = [replace(read[0], confidence=0.95), *read[1:]]  # a die read that sure is a die
+    monkeypatch.setattr(
+        dice, "_learned_dice", lambda *a, **k: (list(sure), np.array([d.center for d in sure]))
+    )
+    assert len(find_dice(image, config, corners=board, cube=cube)) == 3
+    looked: list[object] = []  # by default the cube is found in the image as given
+    monkeypatch.setattr(dice, "find_cube", lambda img, corners: looked.append(corners) or cube)
+    assert len(find_dice(image, config, corners=board)) == 3 and looked == [board]
+    assert len(find_dice(image, config)) == 3 and len(looked) == 1  # no board: no cube

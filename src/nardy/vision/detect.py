@@ -110,9 +110,17 @@ def _dice_and_cube(
     from nardy.vision.cube import CubeConfig, find_cube
     from nardy.vision.dice import find_dice
 
+    light_edge = None
+    config = CubeConfig()
+    if profile.orientation is None:  # whose side is whose, told from the checkers if they can
+        from nardy.vision.sides import light_row
+
+        seen = light_row(reading.points, reading.bar, reading.off, sure=config.side_sure)
+        light_edge = seen.row
+    cube = find_cube(image, profile, light_edge=light_edge, config=config)
     dice = []
-    # told the board, the reader knows the dice's size there
-    for d in find_dice(image, corners=profile.corners):
+    # told the board, the reader knows the dice's size there, and the cube's number is no die
+    for d in find_dice(image, corners=profile.corners, cube=cube):
         centre = (float(d.center[0]), float(d.center[1]))
         dice.append(
             {
@@ -124,14 +132,6 @@ def _dice_and_cube(
                 "confidence": round(float(d.confidence), 3),
             }
         )
-    light_edge = None
-    config = CubeConfig()
-    if profile.orientation is None:  # whose side is whose, told from the checkers if they can
-        from nardy.vision.sides import light_row
-
-        seen = light_row(reading.points, reading.bar, reading.off, sure=config.side_sure)
-        light_edge = seen.row
-    cube = find_cube(image, profile, light_edge=light_edge, config=config)
     if cube is None:
         return tuple(dice), None
     return tuple(dice), {**cube.to_json(), "confidence": round(cube.confidence, 3)}
