@@ -372,3 +372,34 @@ def test_on_a_known_board_the_cubes_number_is_no_die(monkeypatch):
     monkeypatch.setattr(dice, "find_cube", lambda img, corners: looked.append(corners) or cube)
     assert len(find_dice(image, config, corners=board)) == 3 and looked == [board]
     assert len(find_dice(image, config)) == 3 and len(looked) == 1  # no board: no cube
+
+
+def test_on_a_known_board_a_point_beside_a_found_die_is_read_again_though_doubted(monkeypatch):
+    from nardy.vision.dice_centres import Proposal
+
+    # two dice leaning together, 7 pixels apart, the map's one peak on the first: the point
+    # beside it lies off the second, and the first read there doubts a die (0.2)
+    dice_at = np.array([[50.0, 50.0], [57.0, 50.0]])
+    monkeypatch.setattr(dice, "in_region", lambda *args: [Proposal(50.0, 50.0, 10.0, 0.8)])
+    dice_of_side(monkeypatch, 10.0)
+
+    def read(bgr, centres, sides, turns=1, weights=None):
+        xy = np.asarray(centres, float)
+        apart = np.hypot(*(xy[:, None] - dice_at[None]).transpose(2, 0, 1))
+        near = apart.argmin(axis=1)
+        sure = np.where(apart.min(axis=1) < 1.0, 1.0, np.where(apart.min(axis=1) < 5.0, 0.2, 0.0))
+        if turns > 1 or weights != dice.dice_patches.BOARD_WEIGHTS or sides[0] != 20.0:
+            sure = np.where(sure > 0, 1.0, 0.0)  # cut around the face found: sure of a die
+        prob = np.array([[1.0 - s, 0, 0, s, 0, 0, 0] for s in sure])
+        at = np.where(sure[:, None] > 0, dice_at[near], xy)
+        return prob, np.ones(len(xy)), at, np.full(len(xy), 10.0)
+
+    monkeypatch.setattr(dice, "_read_patches", read)
+    read_every_die_as(monkeypatch, 3)
+    monkeypatch.setattr(dice.dice_place, "place", lambda bgr, to_board, xy, *args: xy)
+    image, board = black_board()
+    config = DiceConfig(board_beside=0.9, board_beside_at=4, board_cube_apart=0.0)
+    got = find_dice(image, config, corners=board)
+    assert sorted(d.center for d in got) == [(50.0, 50.0), (57.0, 50.0)]
+    doubting = replace(config, board_beside_maybe=config.board_maybe_die)  # as the map's
+    assert len(find_dice(image, doubting, corners=board)) == 1

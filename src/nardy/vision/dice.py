@@ -225,6 +225,16 @@ class DiceConfig:
     board_beside: float = 0.9
     board_beside_at: int = 8
     board_beside_apart: float = 0.35
+    # the least probability of a die at the first read of a point beside a found die, to read
+    # it again (board_maybe_die for the map's proposals): a point beside a die leaning on
+    # another lies off that die, and the first read doubts it (0.1-0.3 on the dice of touching
+    # pairs it missed). Session 17, on p16h, p16hc, p15h, p15hc (1,560 dice): 0.1 finds 1,543
+    # with 8 false, 1,502 values right, against 1,540, 8, 1,499 at 0.3 (0.2: 1,542, 8, 1,501;
+    # 0.1 with a second ring of points at 0.5 of a side: 1,545, 8, 1,503, but two dice lost to
+    # a die read again beside itself). Fixtures 549 / 6 / 539 and unseen 125 / 1 / 122 either
+    # way; p16h's seeds in held-out looks 527 / 9 / 515 against 526 / 7 / 513 (the two false
+    # dice in frames a hand covers, which the referee reads no dice from)
+    board_beside_maybe: float = 0.1
     board_dice: int = 2
     # on a known board, a die found closer than board_cube_apart of a die's side to the centre
     # of the doubling cube (``cube.find_cube``, at least board_cube_sure sure it is the cube)
@@ -428,6 +438,8 @@ def _learned_dice(
     else:  # the second reads start from the proposal, at a die's size there
         prob = _read_patches(bgr, centres, faces * config.board_first, weights=board)[0]
         xy, face, maybe = np.asarray(centres, np.float64), faces, config.board_maybe_die
+        if beside:  # a point beside a found die: the first read doubts a die leaning on it
+            maybe = config.board_beside_maybe
     keep = np.nonzero(1.0 - prob[:, 0] >= maybe)[0]
     if not len(keep):
         return [], np.zeros((0, 2))
