@@ -74,3 +74,15 @@ def test_placed_cuts_lie_where_the_placer_puts_each_found_face(monkeypatch):
         near = np.hypot(*(moved[-1] - centre).T).min() / face
         # each die's two cuts around where it was found, then three where it was placed
         assert (near < 0.2) == (k % 5 >= 2)
+
+
+def test_the_hard_looks_are_dark_dice_on_dark_fields_and_blurred_renders():
+    def truth(board: str, styles: list[str], blur: float) -> dict:
+        scene = {"dice": [{"style": s} for s in styles], "lighting": {"blur": blur}}
+        return {"dice": [{}] * len(styles), "style": {"board": board, "scene": scene}}
+
+    hard = train_dice_tilt.hard_looks
+    assert hard(truth("dark", ["black", "white"], 0.5)) == [True, False]
+    assert hard(truth("classic", ["black", "green"], 0.5)) == [False, False]
+    assert hard(truth("classic", ["white", "ivory"], 1.2)) == [True, True]
+    assert hard({"dice": [{}], "style": {}}) == [False]  # no look told: none hard
