@@ -209,7 +209,7 @@ def train(data: dict, args, rng: np.random.Generator) -> None:
         net.fc2 = nn.Linear(net.fc2.in_features, g * g)
         net, opt, sched = optimised(net, args.lr, steps)
 
-    def grid_loss(pred, ti):
+    def grid_loss(pred, ti, _patches):
         """Cross-entropy against a Gaussian of half a cell round each patch's true place."""
         target = at[ti]
         cell = float(cells[1] - cells[0])
