@@ -52,6 +52,12 @@ Session 17 went on from the shipped placer (``--init src/nardy/vision/dice_place
 a cocked die's face lay 0.046 of a face off at the median (the farthest tenth 0.164) against
 the shipped placer's 0.042 (0.150). Held out (p16h, p16hc, p15h, p15hc; 1,560 dice) it found
 1,540 with 7 false and read 1,498 right against 1,540, 8, 1,499: not shipped.
+The same for ``--epochs 4`` (seed 0, the rest the defaults) on all 800 of ``p17d`` and
+``make_fixtures.py --prefix p17t --repeat 2 --no-clips`` (678): 13,308 patches, 2 minutes. On
+their held-out tenth a cocked die's face lay 0.039 of a face off at the median (the farthest
+tenth 0.19), a flat one's 0.026 (0.07); held out (on main before ``board_cube_apart``) 1,540
+found with 11 false and 1,499 right, as the shipped placer (p15h, p15hc, p16h, p16hc: 530, 223,
+525, 221 against 528, 223, 527, 221): not shipped.
 """
 
 from __future__ import annotations

@@ -72,7 +72,7 @@ placer put the face), 4 only at the true face's size too, 19 wrong there as well
 of the cocked dice found, dark ones on dark fields 14 of 139 misread, the others 21 of 321.
 Each went on from the shipped reader with ``--found 6 --placed 4 --hard 1 --drawn 2400 --smaller 0.4
 --shaken 0.15 --defocus 0.05 --recolour 0.3 --convs 24,48,96,96 --hidden 192`` (seed 0); held
-out on those four sets main reads 1,499 right (528, 223, 527, 221) with 11 false dice:
+out on those four sets main (``09f7457``) reads 1,499 right (528, 223, 527, 221), 11 false:
 - ``--epochs 4 --lr 3e-4`` on the first 420 of ``p17d`` (22,406 patches): 1,488 right (526,
   222, 522, 218), 12 false: it forgot. Its weights averaged half and half with the shipped
   reader's: 1,496.
@@ -83,10 +83,11 @@ out on those four sets main reads 1,499 right (528, 223, 527, 221) with 11 false
   the mean of cuts at 0.7 and 0.85 of the face (``DiceConfig.board_value_cut``): 1,502 right,
   11 false; fixtures 540, cocked caught 90. Within the noise, and the cocked figure lost.
 The value so averaged with the shipped reader: 1,504 right, 11 false (527, 225, 528, 224), but
-on the fixtures 538 (``bearoff-007``'s 1 read 3). The larger lead left is the placer: the
-misread cocked dice were placed 0.21 of a face from their true centre at the median, those
-read right 0.03; each of the 1,540 read again (shaken frames not unsmeared), 1,493 are right
-where the placer puts it and 1,508 at the true centre.
+on the fixtures 538 (``bearoff-007``'s 1 read 3). The misread cocked dice were placed 0.21 of
+a face from their true centre at the median, those read right 0.03; each of the 1,540 read
+again (shaken frames not unsmeared), 1,493 are right where the placer puts it and 1,508 at the
+true centre. The placer gone on from on ``p17d`` and ``p17t`` read no better (1,499 right,
+``train_dice_place.py``).
 
 Session 15's ``dice_tilt.onnx`` went on from session 13's (``--init``, the file at
 commit ``3c4e5c4``, made as the next paragraph says) for ``--epochs 4 --lr 5e-4 --found 6 --placed 4
