@@ -83,7 +83,8 @@ out on those four sets main (``09f7457``) reads 1,499 right (528, 223, 527, 221)
   the mean of cuts at 0.7 and 0.85 of the face (``DiceConfig.board_value_cut``): 1,502 right,
   11 false; fixtures 540, cocked caught 90. Within the noise, and the cocked figure lost.
 The value so averaged with the shipped reader: 1,504 right, 11 false (527, 225, 528, 224), but
-on the fixtures 538 (``bearoff-007``'s 1 read 3). The misread cocked dice were placed 0.21 of
+on the fixtures 538 (``bearoff-007``'s 1 read 3); on ``6e7dd92``'s finder 1,505 right against
+1,502, 8 false either way, fixtures 538 against 539. The misread cocked dice were placed 0.21 of
 a face from their true centre at the median, those read right 0.03; each of the 1,540 read
 again (shaken frames not unsmeared), 1,493 are right where the placer puts it and 1,508 at the
 true centre. The placer gone on from on ``p17d`` and ``p17t`` read no better (1,499 right,
