@@ -8,6 +8,9 @@ dice read as in any photograph, and (when the frame's truth gives the board's in
 a profile does) read knowing the board, and so again with no look for a shaken camera's smear
 (``DiceConfig.smear``): on a still frame what the blur check costs, on a shaken one (a
 ``motion-*`` fixture) what undoing the smear costs too, timed turn about in the same run.
+Told the board, ``find_dice`` also finds the doubling cube when it found a die (its number is
+no die, ``DiceConfig.board_cube_apart``): about 11-16 ms of the read since session 17;
+``nardy detect`` finds the cube once and hands it over (``benchmarks/vision.py --detect``).
 """
 
 from __future__ import annotations

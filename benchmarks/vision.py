@@ -180,10 +180,11 @@ def bench(path: Path | None, detect: bool, repeat: int = 60) -> float:
         from nardy.vision.detect import detect_image
         from nardy.vision.dice import find_dice
 
+        seen = find_cube(frame, profile)  # detect_image finds the cube once, for the dice too
         (whole, _), (dice, _), (cube, _) = _interleaved(
             [
                 lambda: detect_image(frame, profile),
-                lambda: find_dice(frame, corners=profile.corners),  # as detect_image reads them
+                lambda: find_dice(frame, corners=profile.corners, cube=seen),  # as detect reads
                 lambda: find_cube(frame, profile),
             ],
             5,
