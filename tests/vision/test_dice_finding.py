@@ -403,3 +403,21 @@ def test_on_a_known_board_a_point_beside_a_found_die_is_read_again_though_doubte
     assert sorted(d.center for d in got) == [(50.0, 50.0), (57.0, 50.0)]
     doubting = replace(config, board_beside_maybe=config.board_maybe_die)  # as the map's
     assert len(find_dice(image, doubting, corners=board)) == 1
+
+
+def test_on_a_known_board_the_cubes_number_found_beside_a_die_is_no_die(monkeypatch):
+    from nardy.vision.cube import CubeReading
+    from nardy.vision.dice import DieReading
+
+    image, board = black_board()
+    dice_of_side(monkeypatch, 20.0)
+    lone = DieReading(3, True, (40.0, 40.0), (30, 30, 20, 20), 0.8)  # far from the cube
+    monkeypatch.setattr(dice, "_learned_dice", lambda *a, **k: ([lone], np.array([lone.center])))
+    beside = [  # looked for beside it: the cube's number, surer than the other die
+        DieReading(5, True, (100.0, 100.0), (90, 90, 20, 20), 0.6),
+        DieReading(2, True, (60.0, 40.0), (50, 30, 20, 20), 0.5),
+    ]
+    monkeypatch.setattr(dice, "_found_beside", lambda *a, **k: list(beside))
+    cube = CubeReading(16, "middle", "middle", (104.0, 100.0), 0.95)
+    assert sorted(d.value for d in find_dice(image, corners=board, cube=cube)) == [2, 3]
+    assert sorted(d.value for d in find_dice(image, corners=board, cube=None)) == [3, 5]
