@@ -72,7 +72,11 @@ src/nardy/vision/dice_place.onnx --lr 2e-4 --epochs 4`` (10,976 patches, 7,656 c
 on their held-out tenth a cocked die's face lay 0.042 of a face off at the median (the farthest
 tenth 0.179), a flat one's 0.025 (0.063); held out (``evaluate_dice.py --corners``) p15h,
 p15hc, p16h, p16hc read 529, 222, 529, 222 right (1,502) against main's 528, 223, 528, 223
-(1,502), false dice 3, 0, 4, 1 as main's: not shipped.
+(1,502), false dice 3, 0, 4, 1 as main's: not shipped. The same with ``--lr 5e-4 --epochs 6
+--cocked-copies 10`` (13,552 patches, 10,232 cocked; 200 s): on its held-out tenth a cocked die
+0.046 off at the median (the farthest tenth 0.248; these cuts reach farther), a flat one 0.025
+(0.079); held out 528, 220, 526, 222 right (1,496; p16h found 536 against 537), false dice as
+main's: worse, not shipped.
 """
 
 from __future__ import annotations
