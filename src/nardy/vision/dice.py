@@ -508,10 +508,11 @@ def find_dice(
             pass
     found, placed = _learned_dice(bgr, config, corners)
     board = corners is not None
+    on_board: CubeReading | None = None  # the cube, looked for once a die is found
     if board and config.board_cube_apart > 0 and found:
-        if cube == "find":  # read in the image as given: the cube reader learnt no unsmearing
-            cube = find_cube(as_given, corners)
-        off = _off_cube(found, corners, cube, config)
+        # found in the image as given: the cube reader learnt no unsmearing
+        on_board = find_cube(as_given, corners) if cube == "find" else cube
+        off = _off_cube(found, corners, on_board, config)
         found, placed = [found[i] for i in off], placed[off]
     kept = _kept(found, config, board, placed if board and config.board_same_face > 0 else None)
     found, placed = [found[i] for i in kept], placed[kept]
@@ -521,7 +522,7 @@ def find_dice(
         # added, up to a throw's
         more = _found_beside(bgr, config, corners, found, placed)
         if config.board_cube_apart > 0 and more:
-            more = [more[i] for i in _off_cube(more, corners, cube, config)]
+            more = [more[i] for i in _off_cube(more, corners, on_board, config)]
         more = [more[i] for i in _kept(more, config, True)]
         found = sorted(found + more[: config.board_dice - len(found)], key=lambda r: -r.confidence)
     return [d for d in found if d.confidence >= least]
@@ -530,13 +531,13 @@ def find_dice(
 def _off_cube(
     found: Sequence[DieReading],
     corners: Sequence[Sequence[float]],
-    cube: CubeReading | str | None,
+    cube: CubeReading | None,
     config: DiceConfig,
 ) -> list[int]:
     """Indices of the dice ``found`` on a known board that are not the doubling ``cube``'s
     number: each farther than ``board_cube_apart`` of a die's side from a cube found at least
     ``board_cube_sure`` sure, or read at least ``board_cube_least`` sure of its value."""
-    if not isinstance(cube, CubeReading) or cube.confidence < config.board_cube_sure:
+    if cube is None or cube.confidence < config.board_cube_sure:
         return list(range(len(found)))
     at = np.array([d.center for d in found], np.float64).reshape(-1, 2)
     side = face_sides(corners, at, config.face_of_board)
