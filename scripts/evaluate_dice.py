@@ -1,4 +1,5 @@
-"""Evaluate the dice and cube readers; prints the figures (the README's "Dice reading" table).
+"""Evaluate the dice and cube readers; prints the figures (the README's "How well" table, and
+the tables of `docs/vision-notes.md`'s "Dice reading").
 
     PYTHONPATH=src python scripts/evaluate_dice.py [--real DIR] [--boards DIR] [--errors] [--by]
         [--corners]
